@@ -1,0 +1,35 @@
+# The two commands of the README: `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PACKS := $(wildcard resource_packs/*/pyproject.toml) $(wildcard client_plugins/*/pyproject.toml)
+PACK_DIRS := $(patsubst %/pyproject.toml,%,$(PACKS))
+STAMP := $(VENV)/.installed
+
+.PHONY: venv run test lint mypy clean
+
+$(STAMP): pyproject.toml api/pyproject.toml test-requirements.txt $(PACKS)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e . -e api $(addprefix -e ,$(PACK_DIRS)) -r test-requirements.txt
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/keel-heat-all
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -p no:cacheprovider $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	$(BIN)/python tools/check_module_size.py
+
+mypy: $(STAMP)
+	$(BIN)/mypy
+
+clean:
+	rm -rf $(VENV) .tox build dist
