@@ -360,6 +360,17 @@ class HOTParamSchema20180302(HOTParamSchema20170224):
     PARAMETER_KEYS = (*HOTParamSchema.PARAMETER_KEYS, "tags")
 
 
+#: HOT release-name aliases and the dated version each stands for.
+HOT_ALIASES = {
+    "newton": "2016-10-14",
+    "ocata": "2017-02-24",
+    "pike": "2017-09-01",
+    "queens": "2018-03-02",
+    "rocky": "2018-08-31",
+    "wallaby": "2021-04-16",
+}
+
+
 def schema_class_for(version: str) -> type[Schema]:
     """The parameter schema class of a template version.
 
@@ -370,6 +381,7 @@ def schema_class_for(version: str) -> type[Schema]:
     key, _, date = version.partition(".")
     if key != "heat_template_version":
         return Schema
+    date = HOT_ALIASES.get(date, date)
     if date >= "2018-03-02":
         return HOTParamSchema20180302
     if date >= "2017-02-24":
