@@ -44,6 +44,8 @@ __all__ = [
     "Schema",
     "StackIdentity",
     "format_validate_parameter",
+    "make_parameters",
+    "template_schemata",
     "param_schemata",
     "schema_class_for",
 ]
@@ -369,6 +371,8 @@ class Parameters(Mapping[str, Any]):
         """The ``parameters`` map of a stack show (hidden as ``******``)."""
         return self.map(str)
 
+    display = shown
+
     def set_stack_id(self, stack_identifier: StackIdentity | None) -> bool:
         """Give the stack-id pseudo parameter its value once stored."""
         raise NotImplementedError
@@ -467,6 +471,46 @@ class CfnParameters(Parameters):
             stack_identifier.arn()
         )
         return True
+
+
+class TemplateLike(Protocol):
+    """What :func:`make_parameters` reads from a template."""
+
+    family: str
+    version: tuple[str, str]
+
+    def parameters_section(self) -> Any:
+        """The raw parameters section."""
+
+
+def template_schemata(
+    tmpl: TemplateLike, param_defaults: Mapping[str, Any] | None = None
+) -> dict[str, Schema]:
+    """The parameter schemata of a template (its version's schema class)."""
+    key, value = tmpl.version
+    schema_class = schema_class_for(f"{key}.{value}")
+    return param_schemata(
+        schema_class, tmpl.parameters_section(), param_defaults
+    )
+
+
+def make_parameters(
+    tmpl: TemplateLike,
+    user_params: Mapping[str, Any] | None = None,
+    param_defaults: Mapping[str, Any] | None = None,
+    stack_identifier: StackIdentity | None = None,
+) -> Parameters:
+    """The parameters of a template, HOT or CFN by ``tmpl.family``.
+
+    :raises InvalidSchemaError: for a bad declaration.
+    """
+    cls = HOTParameters if tmpl.family == "hot" else CfnParameters
+    return cls(
+        stack_identifier,
+        template_schemata(tmpl),
+        user_params,
+        param_defaults,
+    )
 
 
 def format_validate_parameter(param: Parameter) -> dict[str, Any]:
