@@ -3,7 +3,7 @@
 Registered by the core under ``keel_heat.constraints``: ``ip_addr``,
 ``ip_or_cidr``, ``net_cidr``, ``mac_addr``, ``dns_name``, ``dns_domain``,
 ``rel_dns_name``, ``iso_8601``, ``expiration``, ``cron_expression``,
-``timezone``, ``json_string`` (and the test-only ``test_constr``).  The
+``timezone``, ``json_string``.  The
 failure texts are Heat's.
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime
 import json
 import re
-import time
 import zoneinfo
 from typing import Any
 
@@ -256,17 +255,4 @@ class JsonStringConstraint(BaseCustomConstraint):
         except (ValueError, TypeError) as exc:
             self._error_message = f"JSON string {value} is invalid: {exc}"
             return False
-        return True
-
-
-class TestConstraintDelay(BaseCustomConstraint):
-    """Test-only: wait ``value`` seconds, then accept."""
-
-    __test__ = False
-
-    def validate_with_client(self, client: Any, resource_id: Any) -> None:
-        time.sleep(float(resource_id))
-
-    def validate(self, value: Any, context: Any) -> bool:
-        self.validate_with_client(None, value)
         return True
