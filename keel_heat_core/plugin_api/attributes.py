@@ -106,8 +106,7 @@ class Schema(Mapping[str, Any]):
 #: The schema of the base attributes, shared by every resource type.
 BASE_ATTRIBUTES_SCHEMA: dict[str, Schema] = {
     SHOW_ATTR: Schema(
-        "Detailed information about the resource, as its service "
-        "shows it.",
+        "Detailed information about the resource, as its service shows it.",
         cache_mode=Schema.CACHE_NONE,
         type=Schema.MAP,
     ),
@@ -172,9 +171,7 @@ class Attributes(Mapping[str, Any]):
 
     def __getitem__(self, key: str) -> Any:
         if key not in self._schemata:
-            raise KeyError(
-                f"{self._resource_name}: Invalid attribute {key}"
-            )
+            raise KeyError(f"{self._resource_name}: Invalid attribute {key}")
         schema = self._schemata[key]
         if schema.cache_mode == Schema.CACHE_NONE:
             return self._resolver(key)
@@ -197,9 +194,7 @@ class Attributes(Mapping[str, Any]):
         }
         wanted = expected.get(schema.type)
         if wanted is not None and not isinstance(value, wanted):
-            LOG.warning(
-                "Attribute %s is not of type %s", key, schema.type
-            )
+            LOG.warning("Attribute %s is not of type %s", key, schema.type)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._schemata)
@@ -224,7 +219,7 @@ def select_from_attribute(value: Any, path: Sequence[Any]) -> Any:
         if not isinstance(item, str | int):
             return None
         try:
-            value = value[item]
+            value = value[item]  # type: ignore[index]
         except (KeyError, IndexError, TypeError):
             return None
     return value

@@ -101,12 +101,12 @@ class ClientPlugin:
         """Whether ``ex`` says the object is in a conflicting state."""
         return False
 
-    @excutils.exception_filter
+    @excutils.exception_filter  # type: ignore[arg-type]
     def ignore_not_found(self, ex: BaseException) -> bool:
         """Swallow not-found errors (call with an error or use ``with``)."""
         return self.is_not_found(ex)
 
-    @excutils.exception_filter
+    @excutils.exception_filter  # type: ignore[arg-type]
     def ignore_conflict_and_not_found(self, ex: BaseException) -> bool:
         """Swallow conflict and not-found errors."""
         return self.is_conflict(ex) or self.is_not_found(ex)

@@ -23,19 +23,16 @@ its ``check_*_complete``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from keel_heat_core import exception
-
-if TYPE_CHECKING:
-    from keel_heat_core.plugin_api.resource import Resource
 
 
 class LifecycleHooks:
     """Mixin with the default hooks (see the module docstring)."""
 
     def handle_update(
-        self: Resource, json_snippet: Any, tmpl_diff: Any, prop_diff: Any
+        self: Any, json_snippet: Any, tmpl_diff: Any, prop_diff: Any
     ) -> Any:
         """Default: a changed property needs a replacement.
 
@@ -49,7 +46,7 @@ class LifecycleHooks:
             raise exception.UpdateReplace(self.name)
         return None
 
-    def handle_delete(self: Resource) -> Any:
+    def handle_delete(self: Any) -> Any:
         """Default: delete ``entity`` through the client, if any.
 
         Not-found errors are ignored (the object is already gone).
@@ -60,7 +57,7 @@ class LifecycleHooks:
                 return self.resource_id
         return None
 
-    def handle_adopt(self: Resource, resource_data: Mapping[str, Any]) -> None:
+    def handle_adopt(self: Any, resource_data: Mapping[str, Any]) -> None:
         """Take over an existing physical resource (stack adopt).
 
         :param resource_data: ``{"resource_id", "resource_data",
@@ -80,23 +77,23 @@ class LifecycleHooks:
                 self.data_set(key, value)
         self.metadata_set(dict(metadata or {}))
 
-    def prepare_for_replace(self: Resource) -> None:
+    def prepare_for_replace(self: Any) -> None:
         """Called on the old resource before its replacement is created."""
 
-    def restore_prev_rsrc(self: Resource, convergence: bool = False) -> None:
+    def restore_prev_rsrc(self: Any, convergence: bool = False) -> None:
         """Called on rollback to bring back a replaced resource."""
 
-    def handle_preempt(self: Resource) -> None:
+    def handle_preempt(self: Any) -> None:
         """Called when a newer traversal preempts the current action."""
 
-    def add_dependencies(self: Resource, deps: Any) -> None:
+    def add_dependencies(self: Any, deps: Any) -> None:
         """Add implicit dependencies (besides those of the template)."""
 
-    def add_explicit_dependencies(self: Resource, deps: Any) -> None:
+    def add_explicit_dependencies(self: Any, deps: Any) -> None:
         """Hook kept for Heat compatibility; the engine adds them."""
 
     def _verify_check_conditions(
-        self: Resource, checks: list[dict[str, Any]]
+        self: Any, checks: list[dict[str, Any]]
     ) -> None:
         """Fail a CHECK when some ``current`` differs from ``expected``.
 
@@ -111,14 +108,14 @@ class LifecycleHooks:
             return bool(check["current"] == check["expected"])
 
         invalid = [
-            "'%(attr)s': expected '%(expected)s', got '%(current)s'" % check
+            "'{attr}': expected '{expected}', got '{current}'".format(**check)
             for check in checks
             if not valid(check)
         ]
         if invalid:
             raise exception.Error("; ".join(invalid))
 
-    def get_live_resource_data(self: Resource) -> Any:
+    def get_live_resource_data(self: Any) -> Any:
         """The service's view of the object (``_show_resource``).
 
         :raises EntityNotFound: when the service does not know it.
@@ -135,7 +132,7 @@ class LifecycleHooks:
             raise
 
     def parse_live_resource_data(
-        self: Resource,
+        self: Any,
         resource_properties: Mapping[str, Any],
         resource_data: Mapping[str, Any],
     ) -> dict[str, Any]:
@@ -149,10 +146,13 @@ class LifecycleHooks:
         return result
 
     def get_live_state(
-        self: Resource, resource_properties: Mapping[str, Any]
+        self: Any, resource_properties: Mapping[str, Any]
     ) -> dict[str, Any]:
         """Live property values, for ``observe_on_update``."""
         data = self.get_live_resource_data()
         if data is None:
             return {}
-        return self.parse_live_resource_data(resource_properties, data)
+        live: dict[str, Any] = self.parse_live_resource_data(
+            resource_properties, data
+        )
+        return live

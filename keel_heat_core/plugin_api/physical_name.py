@@ -46,7 +46,7 @@ def physical_resource_name(
     stack_name: str, resource_name: str, resource_uuid: str, limit: int | None
 ) -> str:
     """The physical name of a resource (see the module docstring)."""
-    name = "%s-%s-%s" % (
+    name = "{}-{}-{}".format(
         stack_name.rstrip("*"),
         resource_name,
         short_id(resource_uuid),

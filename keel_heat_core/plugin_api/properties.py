@@ -305,7 +305,9 @@ class Properties(Mapping[str, Any]):
                 message=ex.error_message,
             ) from ex
 
-    def _validate_one(self, key: Any, prop: Property, with_value: bool) -> None:
+    def _validate_one(
+        self, key: Any, prop: Property, with_value: bool
+    ) -> None:
         if self.translation.is_deleted(prop.path) or (
             self.translation.is_replaced(prop.path)
         ):
@@ -318,9 +320,9 @@ class Properties(Mapping[str, Any]):
                     path=[key, *ex.path], message=ex.error_message
                 ) from ex
             except (ValueError, TypeError) as exc:
-                path = [] if prop.required() and key not in self.data else [
-                    key
-                ]
+                path = (
+                    [] if prop.required() and key not in self.data else [key]
+                )
                 raise exception.StackValidationFailed(
                     path=path, message=str(exc)
                 ) from exc

@@ -288,9 +288,7 @@ def _schema_from_legacy(
 ) -> Schema:
     unknown = [k for k in schema_dict if k not in SCHEMA_KEYS]
     if unknown:
-        raise exception.InvalidSchemaError(
-            message=f"Unknown key(s) {unknown}"
-        )
+        raise exception.InvalidSchemaError(message=f"Unknown key(s) {unknown}")
 
     def number(key: str) -> Any:
         value = schema_dict.get(key)
@@ -347,5 +345,3 @@ def visible_schemata(schema_dicts: Mapping[str, Any]) -> dict[str, Schema]:
         for n, s in schemata(schema_dicts).items()
         if s.implemented and not support.is_hidden(s.support_status)
     }
-
-

@@ -20,7 +20,10 @@ from keel_heat_core import exception
 from keel_heat_core.plugin_api import attributes, physical_name, support
 from keel_heat_core.plugin_api import properties as props_mod
 from keel_heat_core.plugin_api.lifecycle import LifecycleHooks
-from keel_heat_core.plugin_api.runtime import MemoryResourceStore, ResourceStore
+from keel_heat_core.plugin_api.runtime import (
+    MemoryResourceStore,
+    ResourceStore,
+)
 
 LOG = logging.getLogger(__name__)
 
@@ -39,7 +42,7 @@ class PollDelay(Exception):  # noqa: N818 - Heat's name
 
     def __init__(self, period: int) -> None:
         if period < 1:
-            raise ValueError("Invalid period %s" % period)
+            raise ValueError(f"Invalid period {period}")
         super().__init__()
         self.period = period
 
@@ -210,9 +213,8 @@ class Resource(LifecycleHooks):
 
     def physical_resource_name_or_fallback(self) -> str:
         """The physical name, or ``<stack>-<name>`` before creation."""
-        return self.physical_resource_name() or "%s-%s" % (
-            self.stack.name,
-            self.name,
+        return (
+            self.physical_resource_name() or f"{self.stack.name}-{self.name}"
         )
 
     def resource_id_set(self, inst: str | None) -> None:
@@ -395,7 +397,9 @@ class Resource(LifecycleHooks):
 
     # -- update decisions --------------------------------------------------
 
-    def calc_update_allowed(self, properties: props_mod.Properties) -> set[str]:
+    def calc_update_allowed(
+        self, properties: props_mod.Properties
+    ) -> set[str]:
         """Names of properties changeable without replacement."""
         allowed = set(self.update_allowed_properties)
         for name, prop in properties.props.items():
@@ -430,8 +434,9 @@ class Resource(LifecycleHooks):
         forbidden = sorted(k for k in changed_set if k in immutable)
         if forbidden:
             raise exception.NotSupported(
-                feature="Update to properties %s of %s (%s)"
-                % (", ".join(forbidden), self.name, self.type())
+                feature="Update to properties {} of {} ({})".format(
+                    ", ".join(forbidden), self.name, self.type()
+                )
             )
         if changed_set and self.needs_replace_with_prop_diff(
             changed_set, after_props, before_props

@@ -144,3 +144,15 @@ class StackFacade(Protocol):
 
     def resource_get(self, name: str) -> Any:
         """The Resource of the stack named ``name``, or None."""
+
+    def child_stack_status(
+        self, stack_id: str
+    ) -> tuple[str, str, str, Any] | None:
+        """``(action, status, status_reason, updated_time)`` of a child
+        stack, or None when it does not exist (yet)."""
+
+    def child_environment(
+        self, user_params: Any, child_resource_name: str
+    ) -> dict[str, Any]:
+        """The environment (as a dict) for a child stack: the parent's
+        registry with ``user_params`` as parameters."""

@@ -78,9 +78,7 @@ def resource_schema(
     result: dict[str, Any] = {
         "resource_type": type_name,
         "properties": {n: _plain(dict(s)) for n, s in props.items()},
-        "attributes": {
-            n: dict(s) for n, s in _attribute_schemas(cls).items()
-        },
+        "attributes": {n: dict(s) for n, s in _attribute_schemas(cls).items()},
         "support_status": status.to_dict(),
     }
     if with_description:

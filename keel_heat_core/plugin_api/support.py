@@ -56,9 +56,9 @@ class SupportStatus:
         if self.previous_status is not None and not isinstance(
             self.previous_status, SupportStatus
         ):
+            wrong = type(self.previous_status)
             raise ValueError(
-                "previous_status must be SupportStatus instead of %s"
-                % type(self.previous_status)
+                f"previous_status must be SupportStatus instead of {wrong}"
             )
         if self.status not in SUPPORT_STATUSES:
             self.status = UNKNOWN

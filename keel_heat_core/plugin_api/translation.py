@@ -59,18 +59,17 @@ class TranslationRule:
         custom_value_path: Sequence[str] | None = None,
     ) -> None:
         if rule not in RULE_KEYS:
-            raise ValueError(f"There is no rule {rule}. List of allowed "
-                             f"rules is: {', '.join(RULE_KEYS)}.")
+            raise ValueError(
+                f"There is no rule {rule}. List of allowed "
+                f"rules is: {', '.join(RULE_KEYS)}."
+            )
         if not translation_path:
             raise ValueError("translation_path should be a list of names")
         if rule == ADD and value is not None and not isinstance(value, list):
-            raise ValueError(
-                "Add rule must be used only for lists."
-            )
+            raise ValueError("Add rule must be used only for lists.")
         if rule == RESOLVE and (client_plugin is None or finder is None):
             raise ValueError(
-                "client_plugin and finder should be specified for "
-                "Resolve rule"
+                "client_plugin and finder should be specified for Resolve rule"
             )
         self.properties = properties
         self.rule = rule
@@ -121,9 +120,11 @@ class Translation:
             self._rules.setdefault(rule.key, []).append(rule)
             if rule.rule == DELETE:
                 self._deleted.add(rule.key)
-            if rule.rule == REPLACE and rule.value_name and len(
-                rule.translation_path
-            ) == 1:
+            if (
+                rule.rule == REPLACE
+                and rule.value_name
+                and len(rule.translation_path) == 1
+            ):
                 self._replaced.add(rule.value_name)
 
     def is_deleted(self, path: str) -> bool:

@@ -58,9 +58,12 @@ def diff(expected: Any, actual: Any, path: str = "") -> list[str]:
             problems.extend(diff(e, a, f"{path}[{i}]"))
         return problems
     if expected != actual or type(expected) is not type(actual):
-        if isinstance(expected, int | float) and isinstance(
-            actual, int | float
-        ) and not isinstance(expected, bool) and expected == actual:
+        if (
+            isinstance(expected, int | float)
+            and isinstance(actual, int | float)
+            and not isinstance(expected, bool)
+            and expected == actual
+        ):
             return []
         return [f"{path}: expected {expected!r}, got {actual!r}"]
     return []

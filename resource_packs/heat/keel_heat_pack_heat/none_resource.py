@@ -19,8 +19,8 @@ class NoneResource(api.Resource):
     """
 
     support_status = api.SupportStatus(version="5.0.0")
-    properties_schema: dict[str, Any] = {}
-    attributes_schema: dict[str, Any] = {}
+    properties_schema = {}
+    attributes_schema = {}
 
     IS_PLACEHOLDER = "is_placeholder"
 

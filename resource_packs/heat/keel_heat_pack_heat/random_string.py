@@ -118,8 +118,7 @@ class RandomString(api.Resource):
                     ),
                     CLASS_MIN: Schema(
                         Schema.INTEGER,
-                        "At least this many characters come from the "
-                        "class.",
+                        "At least this many characters come from the class.",
                         default=1,
                         constraints=[api.constraints.Range(1, 512)],
                     ),
@@ -171,7 +170,12 @@ class RandomString(api.Resource):
                     props,
                     api.translation.ADD,
                     [self.CHARACTER_CLASSES],
-                    [{self.CLASS: props.get(self.SEQUENCE), self.CLASS_MIN: 1}],
+                    [
+                        {
+                            self.CLASS: props.get(self.SEQUENCE),
+                            self.CLASS_MIN: 1,
+                        }
+                    ],
                 ),
                 rule(props, api.translation.DELETE, [self.SEQUENCE]),
             ]

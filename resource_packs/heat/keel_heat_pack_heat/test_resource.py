@@ -227,7 +227,7 @@ class TestResource(api.Resource):
         )
         if wait_secs >= 0 and waited > datetime.timedelta(seconds=wait_secs):
             if self.properties[self.FAIL] and self.action != self.DELETE:
-                raise ValueError("Test Resource failed %s" % self.name)
+                raise ValueError(f"Test Resource failed {self.name}")
             return True
         self._simulated_effort()
         return False

@@ -9,6 +9,10 @@ from keel_heat_core import plugin_api as api
 
 Schema = api.properties.Schema
 
+_BOOLEAN_TEXTS = frozenset(
+    {"true", "false", "1", "0", "t", "f", "yes", "no", "y", "n", "on", "off"}
+)
+
 VALUE_TYPES = ("string", "number", "comma_delimited_list", "json", "boolean")
 
 
@@ -35,22 +39,12 @@ def _type_error(value: Any, value_type: str) -> str | None:
                 return f"Value must be valid JSON: {exc}"
         elif not isinstance(value, dict | list):
             return f"Value must be valid JSON: {value}"
-    elif value_type == "boolean":
-        if not isinstance(value, bool) and str(value).lower() not in (
-            "true",
-            "false",
-            "1",
-            "0",
-            "t",
-            "f",
-            "yes",
-            "no",
-            "y",
-            "n",
-            "on",
-            "off",
-        ):
-            return f"Unrecognized value '{value}'"
+    elif (
+        value_type == "boolean"
+        and not isinstance(value, bool)
+        and str(value).lower() not in _BOOLEAN_TEXTS
+    ):
+        return f"Unrecognized value '{value}'"
     return None
 
 
