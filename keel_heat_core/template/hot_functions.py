@@ -80,6 +80,15 @@ class GetResource(function.Function):
             raise exception.InvalidTemplateReference(resource=name, key=path)
         return str(name)
 
+    def validate(self) -> None:
+        super().validate()
+        name = function.resolve(self.args)
+        if not isinstance(name, str):
+            # Heat fails with a raw "unhashable type" TypeError (500).
+            raise exception.InvalidTemplateReference(
+                resource=name, key="unknown"
+            )
+
     def dependencies(self, path: str) -> Iterator[str]:
         return itertools.chain(super().dependencies(path), [self._name(path)])
 

@@ -71,11 +71,46 @@ class ResourceDefinition:
             return {}
         return function.resolve(self._metadata)
 
-    def update_policy(self) -> Any:
+    def update_policy_data(self) -> Any:
         """The resolved update policy (``{}`` by default)."""
         if self._update_policy is None:
             return {}
         return function.resolve(self._update_policy)
+
+    def properties(self, schema: Any, context: Any = None) -> Any:
+        """The plugin API's ``Properties`` over this definition's values.
+
+        :param schema: the resource type's properties schema.
+        :param context: the request context (custom constraints).
+        """
+        from keel_heat_core.plugin_api import properties as props
+
+        data = self.properties_snippet()
+        if isinstance(data, function.Function):
+            data = function.resolve(data) or {}
+        return props.Properties(
+            schema,
+            data,
+            resolver=function.resolve,
+            context=context,
+            section=PROPERTIES,
+            rsrc_description=self.description,
+        )
+
+    def update_policy(self, schema: Any, context: Any = None) -> Any:
+        """The plugin API's ``Properties`` over the update policy."""
+        from keel_heat_core.plugin_api import properties as props
+
+        data = self._update_policy
+        if isinstance(data, function.Function):
+            data = function.resolve(data)
+        return props.Properties(
+            schema,
+            data or {},
+            resolver=function.resolve,
+            context=context,
+            section="UpdatePolicy",
+        )
 
     def deletion_policy(self) -> str:
         """``Delete``, ``Retain`` or ``Snapshot`` (Retain when external)."""
