@@ -258,6 +258,7 @@ class Template(Mapping[str, Any]):
                 raise exception.StackValidationFailed(
                     message=str(err)
                 ) from err
+            defn.stack = stack
             cond = defn.condition()
             if cond is not None:
                 try:

@@ -114,6 +114,10 @@ class RuntimeView:
     def availability_zones(self) -> list[str]:
         return ["nova"]
 
+    def resource_action(self, name: str) -> str | None:
+        rsrc = self.resources.get(name)
+        return None if rsrc is None else str(rsrc.action)
+
 
 class _StackProxy:
     """What a plugin resource sees as its stack."""
