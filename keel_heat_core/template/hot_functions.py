@@ -185,7 +185,8 @@ def select_from_attribute(value: Any, path: list[Any]) -> Any:
                 return None
             if not isinstance(key, (str, int)):
                 return None
-            value = value[key]
+            container: Any = value
+            value = container[key]
     except (KeyError, IndexError, TypeError):
         return None
     return value
@@ -198,7 +199,7 @@ class GetAtt(GetAttThenSelect):
         path = function.resolve(self._path)
         attr = function.resolve(self._attribute)
         if path:
-            return tuple([attr, *path])
+            return (attr, *path)
         return attr
 
     def result(self) -> Any:

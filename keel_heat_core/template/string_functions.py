@@ -252,9 +252,7 @@ class StrSplit(function.Function):
                 f"'{type(text).__name__}' object has no attribute 'split'"
             )
         if delim is not None and not isinstance(delim, str):
-            raise TypeError(
-                f"must be str or None, not {type(delim).__name__}"
-            )
+            raise TypeError(f"must be str or None, not {type(delim).__name__}")
         if delim == "":
             raise ValueError("empty separator")
         parts = text.split(delim)

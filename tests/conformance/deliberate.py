@@ -47,7 +47,7 @@ _FACADE = "can only be used in a template that defines a template"
 DELIBERATE: dict[str, Deliberate] = {
     "fn/get_resource/non_string": Deliberate(
         "Heat answers 500 TypeError (unhashable list); a reference error",
-        validation_error('The specified reference "[\'vs\']"'),
+        validation_error("The specified reference \"['vs']\""),
     ),
     "fn/digest/unicode": Deliberate(
         "Heat leaks the latin-1 codec error; say what is wrong",
@@ -110,15 +110,28 @@ DELIBERATE: dict[str, Deliberate] = {
 }
 
 for _version in (
-    "20130523", "20141016", "20151015", "20160408", "20161014", "20170224",
-    "20170901", "20180302", "20180831", "20210416",
+    "20130523",
+    "20141016",
+    "20151015",
+    "20160408",
+    "20161014",
+    "20170224",
+    "20170901",
+    "20180302",
+    "20180831",
+    "20210416",
 ):
     DELIBERATE[f"matrix/hot{_version}/resource_facade.top_level"] = Deliberate(
         "Heat leaks 'NoneType' object has no attribute 'metadata_get'",
         output_error("o", _FACADE),
     )
 for _version in (
-    "20150430", "20160408", "20161014", "20170901", "20180302", "20180831",
+    "20150430",
+    "20160408",
+    "20161014",
+    "20170901",
+    "20180302",
+    "20180831",
     "20210416",
 ):
     DELIBERATE[f"matrix/hot{_version}/repeat.map_template"] = Deliberate(

@@ -17,17 +17,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from keel_heat_core import exception
-from keel_heat_core.template import environment, function
+from keel_heat_core.template import environment, function, validation, versions
 from keel_heat_core.template import format as template_format
 from keel_heat_core.template import parameters as params_mod
-from keel_heat_core.template import validation, versions
 from keel_heat_core.template.parameter_groups import ParameterGroups
 from keel_heat_core.template.rsrc_defn import ResourceDefinition
 from keel_heat_core.template.stack_definition import StackDefinition
 
 TENANT = "00000000000000000000000000000001"
-READY = ("CREATE", "ADOPT", "SUSPEND", "RESUME", "UPDATE", "ROLLBACK",
-         "SNAPSHOT", "CHECK")
+READY = (
+    "CREATE",
+    "ADOPT",
+    "SUSPEND",
+    "RESUME",
+    "UPDATE",
+    "ROLLBACK",
+    "SNAPSHOT",
+    "CHECK",
+)
 
 
 class HTTPBadRequest(Exception):
@@ -156,7 +163,9 @@ def parse_request(vector: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         else:
             env = environment.validate(dict(env_in))
     except ValueError as err:
-        raise HTTPBadRequest(f"Environment not in valid format: {err}") from err
+        raise HTTPBadRequest(
+            f"Environment not in valid format: {err}"
+        ) from err
     env = dict(env)
     if "parameters" in env or not env:
         env.setdefault("parameters", {})
@@ -172,13 +181,17 @@ def _order(deps: dict[str, set[str]], kinds: dict[str, str]) -> list[str]:
     while remaining:
         ready = [n for n, d in remaining.items() if not d - set(order)]
         if not ready:
+
             def label(n: str) -> str:
                 return f'{kinds.get(n, "Resource")} "{n}"'
 
-            items = ", ".join(
-                f"{label(n)}: {{{', '.join(label(x) for x in sorted(d & set(remaining)))}}}"
-                for n, d in remaining.items()
-            )
+            def entry(n: str, needs: set[str]) -> str:
+                inner = ", ".join(
+                    label(x) for x in sorted(needs & set(remaining))
+                )
+                return f"{label(n)}: {{{inner}}}"
+
+            items = ", ".join(entry(n, d) for n, d in remaining.items())
             raise exception.CircularDependencyException(cycle=f"{{{items}}}")
         for name in ready:
             order.append(name)
@@ -240,7 +253,9 @@ class StackDouble:
             except exception.StackValidationFailed:
                 raise
             except exception.HeatException as err:
-                raise exception.StackValidationFailed(message=str(err)) from err
+                raise exception.StackValidationFailed(
+                    message=str(err)
+                ) from err
             self.classes[rsrc.name] = cls
         return self.classes[rsrc.name]
 
@@ -275,7 +290,10 @@ class StackDouble:
 
     def _create(self) -> Outcome:
         resources = self.defn.resource_definitions()
-        status, reason = "CREATE_COMPLETE", "Stack CREATE completed successfully"
+        status, reason = (
+            "CREATE_COMPLETE",
+            "Stack CREATE completed successfully",
+        )
         states: dict[str, dict[str, str]] = {}
         failed = False
         for name in self.order:
@@ -290,7 +308,10 @@ class StackDouble:
                 function.resolve(rsrc.properties_snippet())
             except Exception as err:
                 failed = True
-                status, reason = "CREATE_FAILED", f"Resource CREATE failed: {err}"
+                status, reason = (
+                    "CREATE_FAILED",
+                    f"Resource CREATE failed: {err}",
+                )
                 states[name] = {"status": "INIT_COMPLETE", "status_reason": ""}
                 continue
             try:
@@ -300,11 +321,17 @@ class StackDouble:
                 failed = True
                 status = "CREATE_FAILED"
                 reason = f"Resource CREATE failed: {_reason(err)}"
-                states[name] = {"status": "CREATE_FAILED", "status_reason": _reason(err)}
+                states[name] = {
+                    "status": "CREATE_FAILED",
+                    "status_reason": _reason(err),
+                }
                 continue
             instance.action, instance.status = "CREATE", "COMPLETE"
             self.view.resources[name] = instance
-            states[name] = {"status": "CREATE_COMPLETE", "status_reason": "state changed"}
+            states[name] = {
+                "status": "CREATE_COMPLETE",
+                "status_reason": "state changed",
+            }
         values, errors = validation.resolve_outputs(self.defn)
         return Outcome(
             True,
@@ -330,6 +357,7 @@ def _reason(err: Exception) -> str:
 
 def _jsonable(value: Any) -> Any:
     """What the API's JSON body would carry."""
+
     def default(item: Any) -> Any:
         if isinstance(item, bytes):
             return item.decode("utf-8", "replace")

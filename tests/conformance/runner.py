@@ -44,7 +44,11 @@ def _same(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(map(_same, a, b))
-    return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else a == b
+    return (
+        type(a) is type(b) and a == b
+        if isinstance(a, bool) or isinstance(b, bool)
+        else a == b
+    )
 
 
 _ITEM = re.compile(r'(\w+ "[^"]*"): \{([^}]*)\}')
@@ -62,18 +66,26 @@ def _same_map_text(expected: str, got: str) -> bool:
         return False
 
 
+def _set_items(prefix: str, text: str) -> set[Any]:
+    found = _ITEM.findall(text)
+    if found:
+        return {(k, frozenset(v.split(", "))) for k, v in found}
+    return set(text[len(prefix) :].rstrip(")").split(", "))
+
+
+_SET_MESSAGES = (
+    "Circular Dependency Found: ",
+    "The template version is invalid: Ambiguous versions (",
+)
+
+
 def _same_message(expected: str, got: str) -> bool:
     """Equal texts; set-printing messages compare as sets of items."""
     if expected == got or _same_map_text(expected, got):
         return True
-    for prefix in ("Circular Dependency Found: ", "The template version is invalid: Ambiguous versions ("):
+    for prefix in _SET_MESSAGES:
         if expected.startswith(prefix) and got.startswith(prefix):
-            def items(text: str) -> set[Any]:
-                found = _ITEM.findall(text)
-                if found:
-                    return {(k, frozenset(v.split(", "))) for k, v in found}
-                return set(text[len(prefix):].rstrip(")").split(", "))
-            return items(expected) == items(got)
+            return _set_items(prefix, expected) == _set_items(prefix, got)
     return False
 
 
@@ -90,41 +102,75 @@ class Result:
     deliberate: bool = False
 
 
-def compare(vector: dict[str, Any], got: Outcome) -> list[str]:
-    """Differences between a vector's ``expect`` and the outcome."""
-    expect = _floats(vector["expect"])
-    problems: list[str] = []
-    if expect["valid"] != got.valid or (
-        not expect["valid"] and expect.get("stage") != got.stage
-    ):
-        return [f"valid/stage: expected {expect['valid']}/{expect.get('stage')}, got {got.valid}/{got.stage} {got.error_type}: {got.error_message}"]
-    if not expect["valid"]:
-        if expect.get("error_type") != got.error_type:
-            problems.append(f"error_type: {expect.get('error_type')} != {got.error_type}")
-        if not _same_message(expect.get("error_message", ""), got.error_message or ""):
-            problems.append(f"error_message:\n    expected {expect.get('error_message')!r}\n    got      {got.error_message!r}")
-        return problems
-    if "stack_status" in expect and expect["stack_status"] != got.stack_status:
-        problems.append(f"stack_status: {expect['stack_status']} != {got.stack_status} ({got.stack_status_reason})")
+def _compare_error(expect: dict[str, Any], got: Outcome) -> list[str]:
+    problems = []
+    if expect.get("error_type") != got.error_type:
+        problems.append(
+            f"error_type: {expect.get('error_type')} != {got.error_type}"
+        )
+    message = expect.get("error_message", "")
+    if not _same_message(message, got.error_message or ""):
+        problems.append(
+            f"error_message:\n    expected {message!r}\n"
+            f"    got      {got.error_message!r}"
+        )
+    return problems
+
+
+def _compare_outputs(expect: dict[str, Any], got: Outcome) -> list[str]:
+    problems = []
+    errors = expect.get("output_errors") or {}
     for key, value in (expect.get("outputs") or {}).items():
         if _skipped(f"outputs.{key}", expect):
             continue
         if key not in got.outputs or not _same(value, got.outputs[key]):
-            problems.append(f"outputs.{key}: expected {value!r}, got {got.outputs.get(key, '<missing>')!r} {got.output_errors.get(key, '')}")
-    for key, value in (expect.get("output_errors") or {}).items():
+            seen = got.outputs.get(key, got.output_errors.get(key))
+            problems.append(f"outputs.{key}: expected {value!r}, got {seen!r}")
+    for key, value in errors.items():
         if got.output_errors.get(key) != value:
-            problems.append(f"output_errors.{key}: expected {value!r}, got {got.output_errors.get(key)!r}")
-    for key in got.output_errors:
-        if key not in (expect.get("output_errors") or {}):
-            problems.append(f"unexpected output error {key}: {got.output_errors[key]}")
+            problems.append(
+                f"output_errors.{key}: expected {value!r}, "
+                f"got {got.output_errors.get(key)!r}"
+            )
+    for key, text in got.output_errors.items():
+        if key not in errors:
+            problems.append(f"unexpected output error {key}: {text}")
+    return problems
+
+
+def compare(vector: dict[str, Any], got: Outcome) -> list[str]:
+    """Differences between a vector's ``expect`` and the outcome."""
+    expect = _floats(vector["expect"])
+    stage = expect.get("stage")
+    if expect["valid"] != got.valid or (
+        not expect["valid"] and stage != got.stage
+    ):
+        return [
+            f"valid/stage: expected {expect['valid']}/{stage}, got "
+            f"{got.valid}/{got.stage} {got.error_type}: {got.error_message}"
+        ]
+    if not expect["valid"]:
+        return _compare_error(expect, got)
+    problems = []
+    status = expect.get("stack_status")
+    if status is not None and status != got.stack_status:
+        problems.append(
+            f"stack_status: {status} != {got.stack_status} "
+            f"({got.stack_status_reason})"
+        )
+    problems += _compare_outputs(expect, got)
     for key, value in (expect.get("parameters") or {}).items():
         if _skipped(f"parameters.{key}", expect):
             continue
         if got.parameters.get(key) != value:
-            problems.append(f"parameters.{key}: expected {value!r}, got {got.parameters.get(key)!r}")
+            problems.append(
+                f"parameters.{key}: expected {value!r}, "
+                f"got {got.parameters.get(key)!r}"
+            )
     for name, state in (expect.get("resources") or {}).items():
-        if got.resources.get(name, {}).get("status") != state["status"]:
-            problems.append(f"resources.{name}: expected {state}, got {got.resources.get(name)}")
+        seen = got.resources.get(name, {})
+        if seen.get("status") != state["status"]:
+            problems.append(f"resources.{name}: expected {state}, got {seen}")
     return problems
 
 
@@ -132,13 +178,20 @@ def run_vector(vector: dict[str, Any]) -> Result:
     got = StackDouble(vector).run()
     vid = vector["id"]
     if vid in DELIBERATE:
-        return Result(vid, DELIBERATE[vid].check(got), [f"deliberate: {DELIBERATE[vid].reason}"], True)
+        return Result(
+            vid,
+            DELIBERATE[vid].check(got),
+            [f"deliberate: {DELIBERATE[vid].reason}"],
+            True,
+        )
     problems = compare(vector, got)
     return Result(vid, not problems, problems)
 
 
 def run_all(prefix: str = "") -> list[Result]:
-    return [run_vector(v) for v in load_vectors() if v["id"].startswith(prefix)]
+    return [
+        run_vector(v) for v in load_vectors() if v["id"].startswith(prefix)
+    ]
 
 
 def main(argv: list[str]) -> int:
@@ -155,8 +208,10 @@ def main(argv: list[str]) -> int:
                 print(f"    {p}")
     total = len(compared)
     rate = 100.0 * passed / total if total else 100.0
-    print(f"{passed}/{total} vectors pass ({rate:.1f}%); "
-          f"{deliberate_ok}/{len(results) - total} deliberate differences hold")
+    print(
+        f"{passed}/{total} vectors pass ({rate:.1f}%); "
+        f"{deliberate_ok}/{len(results) - total} deliberate differences hold"
+    )
     return 0
 
 
