@@ -160,3 +160,27 @@ def test_strategy_lookup() -> None:
         )
         == "deep_merge"
     )
+
+
+def test_patch_environment() -> None:
+    from keel_heat_core.template import environment as env_mod
+
+    glob = env_mod.build_global_env(resource_classes={}, event_sinks={})
+    stored = {
+        "parameters": {"s": "old", "l": "a", "gone": 1},
+        "parameter_defaults": {"d": 1},
+        "resource_registry": {"A::B": "x.yaml"},
+        "event_sinks": [],
+        "encrypted_param_names": [],
+    }
+    env = em.patch_environment(
+        stored,
+        {"parameters": {"n": "3"}, "parameter_defaults": {"e": 2}},
+        ["l"],
+        SCHEMATA,
+        global_environment=glob,
+    )
+    assert env.params == {"s": "old", "n": "3"}
+    assert env.param_defaults == {"d": 1, "e": 2}
+    assert env.registry.as_dict()["A::B"] == "x.yaml"
+    assert stored["parameters"] == {"s": "old", "l": "a", "gone": 1}
