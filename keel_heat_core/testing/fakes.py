@@ -271,6 +271,8 @@ class FakeStack:
         self.resources: dict[str, Any] = {}
         self._rpc = rpc or FakeEngineRPC()
         self.identifier_factory: Callable[[], Any] | None = None
+        #: resource name -> attributes referenced in the template
+        self.attr_references: dict[str, list[Any]] = {}
 
     def identifier(self) -> dict[str, str]:
         return {
@@ -294,6 +296,10 @@ class FakeStack:
             if res.get_reference_id() == refid:
                 return res
         return None
+
+    def referenced_attrs(self, resource_name: str) -> list[Any]:
+        """Attributes of ``resource_name`` that the template reads."""
+        return list(self.attr_references.get(resource_name, []))
 
     def child_stack_status(
         self, stack_id: str
