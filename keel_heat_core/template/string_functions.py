@@ -69,6 +69,7 @@ class Join(function.Function):
 class JoinMultiple(Join):
     """``list_join`` from 2015-10-15: several lists, maps/lists as JSON."""
 
+    description = "A function for joining one or more lists of strings."
     _example_tail = " ...]"
     _skip_empty = True
 
