@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pathlib
 from types import SimpleNamespace as NS
+from typing import Any
 
 import pytest
 
@@ -162,3 +163,64 @@ def test_bad_provider_template() -> None:
             "My::T",
             "heat_template_version: 2021-04-16\nparameters: {p: {type: x}}\n",
         )
+
+
+class Server:
+    properties_schema = {
+        "name": NS(type="String", required=True),
+        "flavor": NS(type="String", required=False),
+    }
+    attributes_schema = {"addr": NS()}
+    base_attributes_schema = {"show": NS()}
+
+
+def _env(rr: dict) -> Any:
+    from keel_heat_core.template import environment as env_mod
+
+    glob = env_mod.build_global_env(
+        resource_classes={"OS::Nova::Server": Server}, event_sinks={}
+    )
+    return env_mod.Environment(
+        {"resource_registry": rr}, global_environment=glob
+    )
+
+
+def test_validate_template_resource() -> None:
+    env = _env({"My::Thing": "thing.yaml"})
+    prov = provider.validate_template_resource(
+        env, "My::Thing", "r", {"thing.yaml": CHILD}
+    )
+    assert "name" in prov.properties_schema()
+    with pytest.raises(exception.StackValidationFailed) as info:
+        provider.validate_template_resource(env, "My::Thing", "r", {})
+    assert str(info.value) == (
+        'Could not fetch remote template "thing.yaml": Invalid URL scheme '
+    )
+    with pytest.raises(exception.StackValidationFailed) as info:
+        provider.validate_template_resource(env, "OS::Nova::Server", "r", {})
+    assert str(info.value) == (
+        "Only Templates with an extension of .yaml or .template are supported"
+    )
+
+
+def test_validate_template_resource_against_facade() -> None:
+    env = _env({"OS::Nova::Server": "server.yaml"})
+    good = (
+        "heat_template_version: 2021-04-16\n"
+        "parameters: {name: {type: string}, flavor: {type: string, "
+        "default: x}}\noutputs: {addr: {value: 1}}\n"
+    )
+    provider.validate_template_resource(
+        env, "OS::Nova::Server", "r", {"server.yaml": good}
+    )
+    bad = (
+        "heat_template_version: 2021-04-16\n"
+        "parameters: {name: {type: string}}\n"
+    )
+    with pytest.raises(exception.StackValidationFailed) as info:
+        provider.validate_template_resource(
+            env, "OS::Nova::Server", "r", {"server.yaml": bad}
+        )
+    assert str(info.value) == (
+        "Attribute addr for facade OS::Nova::Server missing in provider"
+    )
