@@ -273,6 +273,8 @@ class FakeStack:
         self.identifier_factory: Callable[[], Any] | None = None
         #: resource name -> attributes referenced in the template
         self.attr_references: dict[str, list[Any]] = {}
+        #: URL -> text answered by :meth:`fetch_url`
+        self.urls: dict[str, str] = {}
 
     def identifier(self) -> dict[str, str]:
         return {
@@ -296,6 +298,12 @@ class FakeStack:
             if res.get_reference_id() == refid:
                 return res
         return None
+
+    def fetch_url(self, url: str) -> str:
+        """The text at ``url`` (from :attr:`urls`)."""
+        if url not in self.urls:
+            raise OSError(f"Failed to retrieve template from {url}")
+        return self.urls[url]
 
     def referenced_attrs(self, resource_name: str) -> list[Any]:
         """Attributes of ``resource_name`` that the template reads."""
