@@ -435,7 +435,7 @@ class ResourceRegistry:
             TEMPLATE_SUFFIXES
         ):
             # A type that is itself a template name: only user registries.
-            if resource_type not in self._registry:
+            if not isinstance(self._registry.get(resource_type), ResourceInfo):
                 info = ResourceInfo(self, [resource_type], None)
                 self._register_info([resource_type], info)
             yield self._registry[resource_type]
