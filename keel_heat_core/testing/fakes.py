@@ -299,6 +299,9 @@ class FakeStack:
                 return res
         return None
 
+    def set_stack_user_project_id(self, project_id: str) -> None:
+        self.stack_user_project_id = project_id
+
     def fetch_url(self, url: str) -> str:
         """The text at ``url`` (from :attr:`urls`)."""
         if url not in self.urls:
