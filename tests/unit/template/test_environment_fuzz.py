@@ -60,7 +60,7 @@ values = st.recursive(
 documents = st.dictionaries(keys, values, max_size=4)
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(documents)
 def test_environment_from_random_maps(doc: dict[str, Any]) -> None:
     try:
@@ -82,7 +82,7 @@ registries = st.dictionaries(keys, values, max_size=4) | st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(registries)
 def test_random_registries(rr: dict[str, Any]) -> None:
     test_environment_from_random_maps.hypothesis.inner_test(  # type: ignore

@@ -69,7 +69,7 @@ class Ident:
         return "arn"
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(
     decl=declaration | values,
     value=values,
