@@ -52,9 +52,9 @@ def test_token_handle(handle, fake_keystone):
         f"{handle.stack.id}/resources/h/signal"
     )
     assert handle.FnGetAtt("curl_cli") == (
-        "curl -i -X POST -H 'X-Auth-Token: token-{}' "
+        f"curl -i -X POST -H 'X-Auth-Token: token-{user_id}' "
         "-H 'Content-Type: application/json' "
-        "-H 'Accept: application/json' {}".format(user_id, endpoint)
+        f"-H 'Accept: application/json' {endpoint}"
     )
     assert "password" in handle.store.redacted
 
