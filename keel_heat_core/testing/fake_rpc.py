@@ -240,9 +240,9 @@ class FakeEngineRPC:
         group: str,
         name: str,
         config: Any,
-        inputs: Any,
-        outputs: Any,
-        options: Any,
+        inputs: Any = None,
+        outputs: Any = None,
+        options: Any = None,
     ) -> dict[str, Any]:
         self._record("create_software_config", name=name, group=group)
         config_id = str(uuid.uuid4())
