@@ -169,6 +169,11 @@ class Removed(Function):
 
 
 def _is_list(value: Any) -> bool:
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return True
+    if kind is str or kind is dict or value is None:
+        return False
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 
