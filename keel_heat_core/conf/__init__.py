@@ -1,0 +1,77 @@
+"""keel-heat configuration: oslo.config options, one module per group.
+
+Nothing is registered at import time. A program builds or receives a
+:class:`oslo_config.cfg.ConfigOpts` and calls :func:`register_opts` on it;
+tests build their own.
+
+Other parts read options as ``conf.<option>`` or ``conf.<group>.<option>``.
+A part that needs options of its own adds a module here exposing
+``list_opts()`` (pairs of group name and options) and lists it in
+:data:`GROUP_MODULES`; the generator and :func:`register_opts` pick it up.
+"""
+
+import importlib
+from collections.abc import Iterator
+from types import ModuleType
+
+import oslo_messaging
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from keel_heat_core.conf import database, trustee
+
+#: Modules under ``keel_heat_core.conf`` that expose ``list_opts()``.
+GROUP_MODULES = (
+    "default",
+    "heat_api",
+    "auth_password",
+    "revision",
+    "noauth",
+    "clients",
+    "plugins",
+    "embedded",
+)
+
+#: The RPC exchange Heat uses; keeping it lets both talk on one bus.
+CONTROL_EXCHANGE = "heat"
+
+#: Project name for oslo.config (default config file locations).
+PROJECT = "keel-heat"
+
+
+def _modules() -> Iterator[ModuleType]:
+    for name in GROUP_MODULES:
+        yield importlib.import_module(f"{__name__}.{name}")
+
+
+def core_opts() -> list[tuple[str, list[cfg.Opt]]]:
+    """Return the options keel-heat-core defines itself.
+
+    :returns: ``(group name, options)`` pairs; a group may appear twice
+    """
+    pairs: list[tuple[str, list[cfg.Opt]]] = []
+    for module in _modules():
+        pairs.extend(module.list_opts())
+    return pairs
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    """Register every option keel-heat-core reads on ``conf``.
+
+    That is the core groups, oslo.log's options, oslo.messaging's (with
+    Heat's control exchange as default), oslo.db's ``[database]`` and the
+    keystoneauth options of ``[trustee]``. Calling it twice is harmless.
+
+    :param conf: the configuration to register into
+    """
+    for group, opts in core_opts():
+        conf.register_opts(opts, group=None if group == "DEFAULT" else group)
+    if "debug" not in conf:
+        logging.register_options(conf)
+    oslo_messaging.set_transport_defaults(control_exchange=CONTROL_EXCHANGE)
+    # Building a TransportURL registers oslo.messaging's transport options
+    # (transport_url, control_exchange) on conf without parsing anything;
+    # the driver groups are registered when a transport is made.
+    oslo_messaging.TransportURL(conf)
+    database.register(conf)
+    trustee.register(conf)
