@@ -39,6 +39,47 @@ CONTROL_EXCHANGE = "heat"
 PROJECT = "keel-heat"
 
 
+#: oslo.messaging options registered only on the global ``cfg.CONF`` by
+#: the library itself (tracing, metrics) or only once a transport exists:
+#: (module, attribute, group), the list oslo.messaging's own ConfFixture
+#: uses so that a private ``ConfigOpts`` works as well as the global one.
+_MESSAGING_OPTS = (
+    (
+        "oslo_messaging._drivers.impl_rabbit",
+        "rabbit_opts",
+        "oslo_messaging_rabbit",
+    ),
+    ("oslo_messaging._drivers.amqp", "amqp_opts", "oslo_messaging_rabbit"),
+    ("oslo_messaging.rpc.client", "_client_opts", None),
+    ("oslo_messaging.transport", "_transport_opts", None),
+    ("oslo_messaging.rpc.dispatcher", "_dispatcher_opts", None),
+    (
+        "oslo_messaging.notify.notifier",
+        "_notifier_opts",
+        "oslo_messaging_notifications",
+    ),
+    (
+        "oslo_messaging._metrics.client",
+        "oslo_messaging_metrics",
+        "oslo_messaging_metrics",
+    ),
+    (
+        "oslo_messaging._tracing.client",
+        "oslo_messaging_tracing",
+        "oslo_messaging_tracing",
+    ),
+)
+
+
+def _register_messaging_opts(conf: cfg.ConfigOpts) -> None:
+    for module_name, attr, group in _MESSAGING_OPTS:
+        try:
+            opts = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError):
+            continue  # another oslo.messaging release: it registers them
+        conf.register_opts(opts, group=group)
+
+
 def _modules() -> Iterator[ModuleType]:
     for name in GROUP_MODULES:
         yield importlib.import_module(f"{__name__}.{name}")
@@ -69,9 +110,6 @@ def register_opts(conf: cfg.ConfigOpts) -> None:
     if "debug" not in conf:
         logging.register_options(conf)
     oslo_messaging.set_transport_defaults(control_exchange=CONTROL_EXCHANGE)
-    # Building a TransportURL registers oslo.messaging's transport options
-    # (transport_url, control_exchange) on conf without parsing anything;
-    # the driver groups are registered when a transport is made.
-    oslo_messaging.TransportURL(conf)
+    _register_messaging_opts(conf)
     database.register(conf)
     trustee.register(conf)
