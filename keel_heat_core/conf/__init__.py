@@ -26,7 +26,6 @@ GROUP_MODULES = (
     "heat_api",
     "auth_password",
     "revision",
-    "noauth",
     "clients",
     "plugins",
     "embedded",

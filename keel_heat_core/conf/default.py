@@ -9,8 +9,6 @@ import socket
 
 from oslo_config import cfg
 
-AUTH_STRATEGIES = ("keystone", "noauth")
-
 #: Heat's well-known default; start-up warns when it is still in use.
 DEFAULT_AUTH_ENCRYPTION_KEY = "notgood but just long enough i t"
 
@@ -147,12 +145,6 @@ limit_opts: list[cfg.Opt] = [
         default=60.0,
         min=0,
         help="Seconds allowed to download a template given by URL.",
-    ),
-    cfg.ListOpt(
-        "template_url_allowed_hosts",
-        default=[],
-        help="keel-heat only. Host names a template_url may point to. "
-        "Empty (the default) allows any host, as Heat does.",
     ),
 ]
 
@@ -295,22 +287,11 @@ engine_opts: list[cfg.Opt] = [
     ),
 ]
 
-keel_opts: list[cfg.Opt] = [
-    cfg.StrOpt(
-        "auth_strategy",
-        default="keystone",
-        choices=AUTH_STRATEGIES,
-        help="keel-heat only. 'keystone' validates tokens; 'noauth' lets "
-        "one fixed project act without a token (see [noauth]), binds "
-        "the APIs to 127.0.0.1 and is meant for a single user's machine.",
-    ),
-]
-
 
 def list_opts() -> list[tuple[str, list[cfg.Opt]]]:
     """Return the ``[DEFAULT]`` options this module defines.
 
     :returns: one ``(group name, options)`` pair
     """
-    opts = [*rpc_opts, *service_opts, *limit_opts, *engine_opts, *keel_opts]
+    opts = [*rpc_opts, *service_opts, *limit_opts, *engine_opts]
     return [("DEFAULT", opts)]

@@ -33,7 +33,7 @@ def _url(conf: cfg.ConfigOpts) -> str:
     return str(conf.transport_url or "")
 
 
-def get_rpc_transport(
+def get_transport(
     conf: cfg.ConfigOpts, url: str | None = None
 ) -> oslo_messaging.Transport:
     """Return this process's RPC transport for ``conf``.
@@ -91,11 +91,9 @@ def get_rpc_server(
     :param version: the endpoint's API version
     :param serializer: turns contexts and payloads into dicts and back
     """
-    target = oslo_messaging.Target(
-        topic=topic, server=server, version=version
-    )
+    target = oslo_messaging.Target(topic=topic, server=server, version=version)
     return oslo_messaging.get_rpc_server(
-        get_rpc_transport(conf),
+        get_transport(conf),
         target,
         list(endpoints),
         executor="threading",
@@ -121,11 +119,9 @@ def get_rpc_client(
     :param serializer: turns contexts and payloads into dicts and back
     :param timeout: seconds; ``rpc_response_timeout`` when ``None``
     """
-    target = oslo_messaging.Target(
-        topic=topic, server=server, version=version
-    )
+    target = oslo_messaging.Target(topic=topic, server=server, version=version)
     return oslo_messaging.get_rpc_client(
-        get_rpc_transport(conf),
+        get_transport(conf),
         target,
         serializer=serializer,
         timeout=timeout,

@@ -63,10 +63,10 @@ def test_fake_transport_round_trip():
 def test_transport_is_shared_per_conf():
     conf = make_conf(transport.FAKE_TRANSPORT_URL, "keel_found")
     try:
-        first = transport.get_rpc_transport(conf)
-        assert transport.get_rpc_transport(conf) is first
+        first = transport.get_transport(conf)
+        assert transport.get_transport(conf) is first
         other = make_conf(transport.FAKE_TRANSPORT_URL, "keel_found")
-        assert transport.get_rpc_transport(other) is not first
+        assert transport.get_transport(other) is not first
     finally:
         transport.cleanup()
 

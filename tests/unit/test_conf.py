@@ -77,8 +77,6 @@ def test_plugins_and_embedded_groups(conf):
     assert conf.plugins.disabled_types == []
     assert conf.plugins.required_packs == []
     assert conf.embedded.state_dir is None
-    assert conf.auth_strategy == "keystone"
-    assert conf.noauth.project_id == "admin"
 
 
 def test_register_twice_is_harmless():
@@ -121,12 +119,12 @@ def test_heat_conf_carries_over(tmp_path):
 
 def test_choices_are_enforced(tmp_path):
     path = tmp_path / "k.conf"
-    path.write_text("[DEFAULT]\nauth_strategy = nope\n")
+    path.write_text("[DEFAULT]\nreauthentication_auth_method = nope\n")
     c = cfg.ConfigOpts()
     keel_conf.register_opts(c)
     c(["--config-file", str(path)], default_config_files=[])
     with pytest.raises(ValueError):
-        _ = c.auth_strategy
+        _ = c.reauthentication_auth_method
 
 
 def test_list_opts_merges_groups():
