@@ -34,6 +34,11 @@ from cryptography import fernet
 from cryptography.hazmat.primitives import padding
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
+try:  # cryptography >= 47 keeps CFB among the "decrepit" primitives
+    from cryptography.hazmat.decrepit.ciphers.modes import CFB
+except ImportError:  # pragma: no cover - older cryptography
+    CFB = modes.CFB  # type: ignore[misc,assignment]
+
 #: Heat's default ``auth_encryption_key``: public, so never safe to use.
 DEFAULT_KEY = "notgood but just long enough i t"
 
@@ -104,7 +109,7 @@ def heat_decrypt(value: str, key: str) -> bytes:
     """Decrypt the oldest Heat format (AES-CFB)."""
     raw = base64.b64decode(value)
     aes = algorithms.AES(_key_text(key, fix_length=False).encode("utf-8"))
-    decryptor = Cipher(aes, modes.CFB(raw[:_BLOCK])).decryptor()
+    decryptor = Cipher(aes, CFB(raw[:_BLOCK])).decryptor()
     return decryptor.update(raw[_BLOCK:]) + decryptor.finalize()
 
 
