@@ -68,6 +68,19 @@ class MemorySyncPointStore:
             current.atomic_key += 1
             return True
 
+    def list_sync_points(
+        self, stack_id: str, traversal_id: str
+    ) -> list[SyncPointRow]:
+        """Copies of a traversal's rows."""
+        with self._lock:
+            return copy.deepcopy(
+                [
+                    r
+                    for k, r in self._rows.items()
+                    if k[1] == traversal_id and r.stack_id == stack_id
+                ]
+            )
+
     def delete_sync_points(self, stack_id: str, traversal_id: str) -> int:
         """Delete a traversal's rows."""
         with self._lock:

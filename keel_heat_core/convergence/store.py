@@ -55,5 +55,10 @@ class SyncPointStore(Protocol):
         :returns: True when a row matched.
         """
 
+    def list_sync_points(
+        self, stack_id: str, traversal_id: str
+    ) -> list[SyncPointRow]:
+        """Every sync point of a traversal (for resume)."""
+
     def delete_sync_points(self, stack_id: str, traversal_id: str) -> int:
         """Delete every sync point of a traversal; return the count."""

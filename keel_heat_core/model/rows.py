@@ -159,6 +159,9 @@ class StackStore(Protocol):
     def get_stack(self, stack_id: str) -> StackRow | None:
         """One live stack row, or None."""
 
+    def list_in_progress(self) -> list[StackRow]:
+        """Live stacks whose status is IN_PROGRESS (for resume)."""
+
     def update_stack(
         self,
         stack_id: str,

@@ -40,6 +40,14 @@ class Stores:
                 return None
             return copy.deepcopy(row)
 
+    def list_in_progress(self) -> list[r.StackRow]:
+        with self.lock:
+            return [
+                copy.deepcopy(x)
+                for x in self.stacks.values()
+                if x.status == r.IN_PROGRESS and x.deleted_at is None
+            ]
+
     def update_stack(
         self, stack_id: str, expected: str, values: Mapping[str, Any]
     ) -> bool:
