@@ -22,7 +22,7 @@ from keel_heat_core.plugin_api import ClientPlugin, exception
 class KeystoneClientPlugin(ClientPlugin):
     """Identity client plugin (Heat's ``keystone`` client)."""
 
-    exceptions_module = [ks_exc, sdk_exc, exception]  # type: ignore[assignment]
+    exceptions_module = [ks_exc, sdk_exc, exception]
     service_types = ["identity"]
 
     def _create(self, version: Any = None) -> connection.Connection:
