@@ -46,9 +46,7 @@ def test_propagation_over_the_database(db: Database) -> None:
     )
     assert [r.node for r in fired] == [Node(2, True)]
     assert fired[0].input_data == {"tuple:(1, True, 'resource')": {"to": 2}}
-    propagate(
-        store, graph, st.id, trav, Node(2, True), value, sleep=_no_sleep
-    )
+    propagate(store, graph, st.id, trav, Node(2, True), value, sleep=_no_sleep)
     fired, done = propagate(
         store, graph, st.id, trav, Node(3, True), value, sleep=_no_sleep
     )
