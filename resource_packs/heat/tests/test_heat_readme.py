@@ -13,7 +13,7 @@ HEAT = json.loads((HERE / "data" / "heat27_resource_types.json").read_text())
 ENTRY_POINTS = tomllib.loads((HERE.parent / "pyproject.toml").read_text())[
     "project"
 ]["entry-points"]["keel_heat.resources"]
-ROW = re.compile(r"^\| `([A-Za-z:]+)` \| (done|left) \| (.*) \|$", re.M)
+ROW = re.compile(r"^\| `([A-Za-z:]+)` \| (done|left) \|(.*)\|$", re.M)
 
 
 def test_every_visible_type_listed_once():
