@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from keel_heat_core import exception
-from keel_heat_core.template import environment, function, validation, versions
+from keel_heat_core.template import (
+    environment,
+    function,
+    provider,
+    validation,
+    versions,
+)
 from keel_heat_core.template import format as template_format
 from keel_heat_core.template import parameters as params_mod
 from keel_heat_core.template.parameter_groups import ParameterGroups
@@ -126,6 +132,10 @@ class RuntimeView:
         return None if rsrc is None else str(rsrc.action)
 
 
+class TemplateResource:
+    """Stands for a resource implemented by a nested template."""
+
+
 class _StackProxy:
     """What a plugin resource sees as its stack."""
 
@@ -202,8 +212,9 @@ def _order(deps: dict[str, set[str]], kinds: dict[str, str]) -> list[str]:
 class StackDouble:
     """Create and show one stack from a vector's request."""
 
-    def __init__(self, vector: dict[str, Any]) -> None:
+    def __init__(self, vector: dict[str, Any], create: bool = True) -> None:
         self.vector = vector
+        self.create = create
         self.identity = Identity(vector.get("stack_name") or "vecstack")
 
     def run(self) -> Outcome:
@@ -215,6 +226,8 @@ class StackDouble:
             self._validate(doc, env_dict)
         except Exception as err:  # reported like Heat's API would
             return Outcome(False, "validate", type(err).__name__, str(err))
+        if not self.create:
+            return Outcome(True)
         return self._create()
 
     def _validate(self, doc: dict[str, Any], env_dict: dict[str, Any]) -> None:
@@ -256,6 +269,13 @@ class StackDouble:
                 raise exception.StackValidationFailed(
                     message=str(err)
                 ) from err
+            if not isinstance(cls, type):
+                # A template resource: validated here, never created (the
+                # vectors record only the validation of nested stacks).
+                provider.validate_template_resource(
+                    self.env, rsrc.resource_type, rsrc.name, self.tmpl.files
+                )
+                cls = TemplateResource
             self.classes[rsrc.name] = cls
         return self.classes[rsrc.name]
 
@@ -274,6 +294,8 @@ class StackDouble:
         self, defn: StackDefinition, rsrc: ResourceDefinition
     ) -> None:
         cls = self._class_for(rsrc)
+        if cls is TemplateResource:
+            return
         try:
             instance = cls(rsrc.name, rsrc, self.proxy)
             instance.validate()
