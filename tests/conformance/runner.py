@@ -102,8 +102,24 @@ class Result:
     deliberate: bool = False
 
 
+# api.md section 4.3: the engine errors heat-api answers with 400.
+STATUS_400 = frozenset(
+    ["HTTPBadRequest", "MissingCredentialError", "Invalid", "UserParameterMissing", "UnknownUserParameter", "InvalidTemplateVersion", "InvalidTemplateSection", "ImmutableParameterModified", "InvalidTemplateReference", "PhysicalResourceNameAmbiguity", "PhysicalResourceIDAmbiguity", "StackValidationFailed", "InvalidSchemaError", "ResourceTypeUnavailable", "InvalidBreakPointHook", "NotSupported", "ResourceActionNotSupported", "ResourcePropertyConflict", "PropertyUnspecifiedError", "RequestLimitExceeded", "DownloadLimitExceeded", "CircularDependencyException"]
+)
+
+
+def http_status(error_type: str | None) -> int:
+    """The status heat-api gives an engine error (by class name)."""
+    return 400 if error_type in STATUS_400 else 500
+
+
 def _compare_error(expect: dict[str, Any], got: Outcome) -> list[str]:
     problems = []
+    if expect.get("http_status") != http_status(got.error_type):
+        problems.append(
+            f"http_status: {expect.get('http_status')} != "
+            f"{http_status(got.error_type)}"
+        )
     if expect.get("error_type") != got.error_type:
         problems.append(
             f"error_type: {expect.get('error_type')} != {got.error_type}"
