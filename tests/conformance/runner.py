@@ -104,7 +104,30 @@ class Result:
 
 # api.md section 4.3: the engine errors heat-api answers with 400.
 STATUS_400 = frozenset(
-    ["HTTPBadRequest", "MissingCredentialError", "Invalid", "UserParameterMissing", "UnknownUserParameter", "InvalidTemplateVersion", "InvalidTemplateSection", "ImmutableParameterModified", "InvalidTemplateReference", "PhysicalResourceNameAmbiguity", "PhysicalResourceIDAmbiguity", "StackValidationFailed", "InvalidSchemaError", "ResourceTypeUnavailable", "InvalidBreakPointHook", "NotSupported", "ResourceActionNotSupported", "ResourcePropertyConflict", "PropertyUnspecifiedError", "RequestLimitExceeded", "DownloadLimitExceeded", "CircularDependencyException"]
+    {
+        "HTTPBadRequest",
+        "MissingCredentialError",
+        "Invalid",
+        "UserParameterMissing",
+        "UnknownUserParameter",
+        "InvalidTemplateVersion",
+        "InvalidTemplateSection",
+        "ImmutableParameterModified",
+        "InvalidTemplateReference",
+        "PhysicalResourceNameAmbiguity",
+        "PhysicalResourceIDAmbiguity",
+        "StackValidationFailed",
+        "InvalidSchemaError",
+        "ResourceTypeUnavailable",
+        "InvalidBreakPointHook",
+        "NotSupported",
+        "ResourceActionNotSupported",
+        "ResourcePropertyConflict",
+        "PropertyUnspecifiedError",
+        "RequestLimitExceeded",
+        "DownloadLimitExceeded",
+        "CircularDependencyException",
+    }
 )
 
 
