@@ -32,6 +32,22 @@ def validate_structure(defn: StackDefinition) -> None:
         raise exception.StackValidationFailed(message=str(err)) from err
 
 
+def check_resource_limit(
+    defn: StackDefinition, max_resources: int = 1000
+) -> None:
+    """Refuse a template with more than ``max_resources`` resources
+    (``max_resources_per_stack``; -1 means no limit).  For nested stacks the
+    engine counts the whole tree.
+
+    :raises RequestLimitExceeded: when there are too many.
+    """
+    count = len(defn.t.resources_section())
+    if max_resources != -1 and count > max_resources:
+        raise exception.RequestLimitExceeded(
+            message="Maximum resources per stack exceeded."
+        )
+
+
 def validate_conditions(defn: StackDefinition) -> None:
     """Parse and evaluate every condition."""
     defn.conditions().validate()

@@ -197,3 +197,17 @@ def test_heat_shaped_errors(text: str, message: str) -> None:
     with pytest.raises(exception.StackValidationFailed) as err:
         validation.validate_stack(defn)
     assert str(err.value).startswith(message)
+
+
+def test_resource_limit() -> None:
+    text = "heat_template_version: 2021-04-16\nresources:\n" + "".join(
+        f"  r{i}: {{type: OS::Heat::None}}\n" for i in range(3)
+    )
+    defn = stack(text)
+    validation.check_resource_limit(defn, 3)
+    validation.check_resource_limit(defn, -1)
+    with pytest.raises(exception.RequestLimitExceeded) as err:
+        validation.check_resource_limit(defn, 2)
+    assert str(err.value) == (
+        "Request limit exceeded: Maximum resources per stack exceeded."
+    )
