@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
 import math
@@ -121,10 +122,10 @@ class CooldownMixin:
                 end = max(next(iter(metadata["cooldown_end"])), end)
             metadata["cooldown_end"] = {end: reason}
         metadata["scaling_in_progress"] = False
-        try:
+        with contextlib.suppress(
+            api.exception.NotFound, api.exception.ResourceNotAvailable
+        ):
             self.metadata_set(metadata)
-        except (api.exception.NotFound, api.exception.ResourceNotAvailable):
-            pass
 
     def handle_metadata_reset(self: Any) -> None:
         """Clear a stuck ``scaling_in_progress``."""
