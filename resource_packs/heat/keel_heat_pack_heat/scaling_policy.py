@@ -166,3 +166,81 @@ class AutoScalingPolicy(scaling.CooldownMixin, sr.SignalResponder):
 
     def get_reference_id(self) -> str:
         return api.Resource.get_reference_id(self)
+
+
+class AWSScalingPolicy(AutoScalingPolicy):
+    """A CloudFormation scaling policy (CloudFormation property names).
+
+    Its reference is the pre-signed URL that signals it, so an alarm's
+    ``AlarmActions`` can name it directly.
+    """
+
+    PROPERTIES = (
+        AUTO_SCALING_GROUP_NAME,
+        SCALING_ADJUSTMENT,
+        ADJUSTMENT_TYPE,
+        COOLDOWN,
+        MIN_ADJUSTMENT_STEP,
+    ) = (
+        "AutoScalingGroupName",
+        "ScalingAdjustment",
+        "AdjustmentType",
+        "Cooldown",
+        "MinAdjustmentStep",
+    )
+    ATTRIBUTES = (ALARM_URL,) = ("AlarmUrl",)
+
+    properties_schema = {
+        AUTO_SCALING_GROUP_NAME: Schema(
+            Schema.STRING,
+            "The name (reference) of the group to resize.",
+            required=True,
+        ),
+        SCALING_ADJUSTMENT: Schema(
+            Schema.INTEGER,
+            "How much to change the group by.",
+            required=True,
+            update_allowed=True,
+        ),
+        ADJUSTMENT_TYPE: Schema(
+            Schema.STRING,
+            "How to read ScalingAdjustment.",
+            required=True,
+            constraints=[
+                api.constraints.AllowedValues(
+                    list(scaling.CFN_ADJUSTMENT_TYPES)
+                )
+            ],
+            update_allowed=True,
+        ),
+        COOLDOWN: Schema(
+            Schema.INTEGER,
+            "Seconds after a scaling before this policy acts again.",
+            update_allowed=True,
+        ),
+        MIN_ADJUSTMENT_STEP: Schema(
+            Schema.INTEGER,
+            "The fewest members a percent change adds or removes.",
+            constraints=[api.constraints.Range(min=0)],
+            update_allowed=True,
+        ),
+    }
+
+    attributes_schema = {
+        ALARM_URL: api.attributes.Schema(
+            "A pre-signed URL that signals the policy.",
+            type=api.attributes.Schema.STRING,
+        ),
+    }
+
+    def _percent_type(self) -> str:
+        return scaling.CFN_PERCENT_CHANGE_IN_CAPACITY
+
+    def _adjustment_type(self) -> str:
+        value = str(self.properties[self.ADJUSTMENT_TYPE])
+        return scaling.FROM_CFN.get(value, value)
+
+    def get_reference_id(self) -> str:
+        if self.resource_id is not None:
+            return str(self._get_ec2_signed_url())
+        return str(self.name)

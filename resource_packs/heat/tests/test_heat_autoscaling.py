@@ -217,3 +217,38 @@ def test_policy_min_adjustment_step_needs_percent(resource_driver):
         "min_adjustment_step property should only be specified for "
         "adjustment_type with value percent_change_in_capacity."
     )
+
+
+def test_aws_policy(resource_driver, engine_rpc, fake_keystone):
+    from keel_heat_pack_heat.scaling_policy import AWSScalingPolicy
+
+    group = _group(resource_driver, desired_capacity=2)
+    resource_driver.create(group)
+    group.metadata_set({})
+    policy = resource_driver.resource(
+        "down",
+        AWSScalingPolicy,
+        {
+            "AutoScalingGroupName": group.get_reference_id(),
+            "AdjustmentType": "ExactCapacity",
+            "ScalingAdjustment": 1,
+        },
+    )
+    policy.created_time = datetime.datetime(2026, 1, 1)
+    resource_driver.create(policy)
+    assert policy.get_reference_id().startswith(
+        "http://heat.example.com:8000/v1/signal/"
+    )
+    resource_driver.signal(policy)
+    assert group.get_size() == 1
+    with pytest.raises(exception.ResourcePropertyValueDependency):
+        resource_driver.resource(
+            "p",
+            AWSScalingPolicy,
+            {
+                "AutoScalingGroupName": "g",
+                "AdjustmentType": "ExactCapacity",
+                "ScalingAdjustment": 1,
+                "MinAdjustmentStep": 1,
+            },
+        ).validate()
