@@ -151,3 +151,31 @@ def resolve_outputs(
         except Exception as err:  # each failure is reported, not raised
             errors[name] = str(err)
     return values, errors
+
+
+def template_validate_result(
+    defn: StackDefinition, env: Any, params: Any
+) -> dict[str, Any]:
+    """The body of ``POST /validate`` for a template that validated.
+
+    :param defn: the stack definition.
+    :param env: the stack's :class:`~.environment.Environment`.
+    :param params: its :class:`~.parameters.Parameters`.
+    """
+    from keel_heat_core.template.parameters import format_validate_parameter
+
+    description = defn.t.get(defn.t.DESCRIPTION)
+    result: dict[str, Any] = {
+        "Description": "No description"
+        if description is None
+        else description,
+        "Parameters": {
+            name: format_validate_parameter(params.params[name])
+            for name in params.non_pseudo_param_keys
+        },
+    }
+    groups = defn.t.parameter_groups_section()
+    if groups:
+        result["ParameterGroups"] = groups
+    result["Environment"] = env.user_env_as_dict()
+    return result

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from keel_heat_core import exception
+from keel_heat_core.plugin_api import Resource
 from keel_heat_core.template import (
     environment,
     function,
@@ -74,6 +75,8 @@ class Outcome:
     stack_status: str | None = None
     stack_status_reason: str | None = None
     resources: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: the validate-template body (template-validate runs only)
+    result: dict[str, Any] | None = None
 
 
 class RuntimeView:
@@ -212,9 +215,17 @@ def _order(deps: dict[str, set[str]], kinds: dict[str, str]) -> list[str]:
 class StackDouble:
     """Create and show one stack from a vector's request."""
 
-    def __init__(self, vector: dict[str, Any], create: bool = True) -> None:
+    def __init__(
+        self,
+        vector: dict[str, Any],
+        create: bool = True,
+        template_only: bool = False,
+    ) -> None:
+        """:param template_only: run ``POST /validate`` instead of a
+        create: parameter values and property values are not checked."""
         self.vector = vector
-        self.create = create
+        self.create = create and not template_only
+        self.strict = not template_only
         self.identity = Identity(vector.get("stack_name") or "vecstack")
 
     def run(self) -> Outcome:
@@ -226,6 +237,11 @@ class StackDouble:
             self._validate(doc, env_dict)
         except Exception as err:  # reported like Heat's API would
             return Outcome(False, "validate", type(err).__name__, str(err))
+        if not self.strict:
+            result = validation.template_validate_result(
+                self.defn, self.env, self.params
+            )
+            return Outcome(True, result=result)
         if not self.create:
             return Outcome(True)
         return self._create()
@@ -248,7 +264,7 @@ class StackDouble:
         validation.validate_stack(
             self.defn,
             validate_parameters=lambda: self.params.validate(
-                validate_value=True
+                validate_value=self.strict
             ),
             validate_parameter_groups=lambda: ParameterGroups(
                 self.tmpl
@@ -296,9 +312,14 @@ class StackDouble:
         cls = self._class_for(rsrc)
         if cls is TemplateResource:
             return
+        self.proxy.strict_validate = self.strict
         try:
             instance = cls(rsrc.name, rsrc, self.proxy)
-            instance.validate()
+            if self.strict:
+                instance.validate()
+            else:
+                # Heat validates only the resource template here.
+                Resource.validate(instance)
         except exception.StackValidationFailed as err:
             if not err.path or err.path[0] == defn.t.RESOURCES:
                 raise
