@@ -317,3 +317,24 @@ def test_clear_errors_where_heat_leaks(snippet: Any, message: str) -> None:
 
 def test_contains_number_in_string_is_false() -> None:
     assert evaluate({"contains": [1, "a1"]}) is False
+
+
+def test_yaql_limits() -> None:
+    from keel_heat_core.template import yaql_function
+
+    snippet = {"yaql": {"expression": "range(300).select($).len()"}}
+    with pytest.raises(ValueError, match="Collection length exceeds 200"):
+        evaluate(snippet)
+    yaql_function.configure(limit_iterators=500)
+    try:
+        assert evaluate(snippet) == 300
+    finally:
+        yaql_function.configure()
+    assert evaluate(
+        {
+            "yaql": {
+                "expression": "$.data.l.select($ * 2)",
+                "data": {"l": [1, 2]},
+            }
+        }
+    ) == [2, 4]
