@@ -206,6 +206,22 @@ def resolve(snippet: Any, nullable: bool = False) -> Any:
     return snippet
 
 
+def unparse(snippet: Any) -> Any:
+    """The template form of a parsed snippet (functions back to one-key
+    maps; a macro such as ``if`` gives its chosen branch)."""
+    if isinstance(snippet, Macro):
+        return unparse(snippet.parsed)
+    if isinstance(snippet, Function):
+        return {snippet.fn_name: unparse(snippet.args)}
+    if isinstance(snippet, Mapping):
+        pairs = ((key, unparse(value)) for key, value in snippet.items())
+        return {key: value for key, value in pairs if value is not ABSENT}
+    if _is_list(snippet):
+        items = (unparse(value) for value in snippet)
+        return [value for value in items if value is not ABSENT]
+    return snippet
+
+
 def validate(snippet: Any, path: list[Any] | str | None = None) -> None:
     """Validate every function in a parsed snippet.
 

@@ -211,3 +211,44 @@ def test_resource_limit() -> None:
     assert str(err.value) == (
         "Request limit exceeded: Maximum resources per stack exceeded."
     )
+
+
+def test_render_hot() -> None:
+    text = """
+heat_template_version: 2021-04-16
+parameters:
+  p: {type: string, default: x}
+conditions:
+  c: {equals: [{get_param: p}, x]}
+resources:
+  a: {type: OS::Heat::None}
+  b:
+    type: OS::Heat::None
+    depends_on: a
+    deletion_policy: retain
+    condition: c
+    properties:
+      v: {list_join: [',', [{get_param: p}, {get_attr: [a, show]}]]}
+      w: {if: [c, yes_branch, no_branch]}
+      z: {if: [{not: c}, gone]}
+"""
+    defn = stack(text, {"p": "x"})
+    rendered = defn.resource_definitions()["b"].render_hot()
+    assert rendered == {
+        "type": "OS::Heat::None",
+        "properties": {
+            "v": {
+                "list_join": [
+                    ",",
+                    [{"get_param": "p"}, {"get_attr": ["a", "show"]}],
+                ]
+            },
+            "w": "yes_branch",
+        },
+        "depends_on": ["a"],
+        "deletion_policy": "Retain",
+        "condition": "c",
+    }
+    again = stack(text, {"p": "x"}).resource_definitions()["b"]
+    assert again == defn.resource_definitions()["b"]
+    assert again != defn.resource_definitions()["a"]
