@@ -174,6 +174,26 @@ class Template(Mapping[str, Any]):
             )
         return resources
 
+    #: HOT resource keys -> this family's spelling (CFN overrides it).
+    RESOURCE_KEY_NAMES: ClassVar[dict[str, str]] = {}
+
+    def add_resource(self, defn: ResourceDefinition) -> None:
+        """Put a resource definition into the document (stack updates
+        build the new "existing" template this way)."""
+        snippet = {
+            self.RESOURCE_KEY_NAMES.get(key, key): value
+            for key, value in defn.render_hot().items()
+        }
+        resources = dict(self.section(self.RESOURCES, {}))
+        resources[defn.name] = snippet
+        self.t[self.RESOURCES] = resources
+
+    def remove_resource(self, name: str) -> None:
+        """Take a resource out of the document."""
+        resources = dict(self.section(self.RESOURCES, {}))
+        resources.pop(name, None)
+        self.t[self.RESOURCES] = resources
+
     def has_resource_named(self, name: Any) -> bool:
         """Whether the template declares a resource ``name`` (enabled or
         not)."""
