@@ -146,6 +146,14 @@ def run(
         servers[0].url,
         servers[1].url,
     )
+    project = noauth_project(conf)
+    if project is not None:
+        LOG.info(
+            "Try: openstack --os-auth-type none --os-endpoint %s/v1/%s "
+            "orchestration build info",
+            servers[0].url,
+            project,
+        )
     try:
         signum = wait()
         LOG.info("%s stopping on signal %s", PROG, signum)
