@@ -121,7 +121,13 @@ def run(
 ) -> None:
     """Start the engine and both APIs, wait, then stop them in order."""
     native = load_app(conf, NATIVE_APP)
-    cfn = load_app(conf, CFN_APP)
+    try:
+        cfn = load_app(conf, CFN_APP)
+    except StartupError as exc:
+        # The native API is usable on its own (OSC, Horizon, Skyline);
+        # only in-instance tools and AWS:: signals need the CFN API.
+        LOG.warning("Serving the native API only: %s", exc)
+        cfn = None
     engine = factory(conf, uuidutils.generate_uuid())
     engine.start()
     servers = [
@@ -130,21 +136,24 @@ def run(
             native,
             conf.heat_api.bind_host,
             conf.heat_api.bind_port,
-        ),
-        WSGIServer(
-            "CFN API",
-            cfn,
-            conf.heat_api_cfn.bind_host,
-            conf.heat_api_cfn.bind_port,
-        ),
+        )
     ]
+    if cfn is not None:
+        servers.append(
+            WSGIServer(
+                "CFN API",
+                cfn,
+                conf.heat_api_cfn.bind_host,
+                conf.heat_api_cfn.bind_port,
+            )
+        )
     for server in servers:
         server.start()
     LOG.info(
-        "%s ready: native API %s/ CFN API %s/",
+        "%s ready: native API %s/ CFN API %s",
         PROG,
         servers[0].url,
-        servers[1].url,
+        f"{servers[1].url}/" if cfn is not None else "not installed",
     )
     project = noauth_project(conf)
     if project is not None:

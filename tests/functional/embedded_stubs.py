@@ -123,7 +123,8 @@ def main(argv: list[str]) -> int:
 
 
 READY = re.compile(
-    r"keel-heat-all ready: native API (http://\S+)/ CFN API (http://\S+)/"
+    r"keel-heat-all ready: native API (http://\S+)/ "
+    r"CFN API (?:(http://\S+)/|not installed)"
 )
 
 
@@ -186,7 +187,8 @@ def start(
     while time.monotonic() < deadline:
         match = READY.search(log.read_text())
         if match:
-            running.native_url, running.cfn_url = match.groups()
+            running.native_url = match.group(1)
+            running.cfn_url = match.group(2) or ""
             return running
         if proc.poll() is not None:
             break
