@@ -192,8 +192,8 @@ def main(
     LOG.info("%s state directory: %s", PROG, state)
     try:
         check_binding(conf)
-        factory = factory or load_engine_factory()
         plugins.load_plugins(conf)
+        factory = factory or load_engine_factory()
         run(conf, factory)
     except (StartupError, EngineUnavailable, plugins.PluginError) as exc:
         LOG.error("%s cannot start: %s", PROG, exc)
