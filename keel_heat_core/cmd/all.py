@@ -100,6 +100,27 @@ def check_binding(conf: cfg.ConfigOpts) -> None:
     LOG.warning(NOAUTH_WARNING, project)
 
 
+def sync_embedded_database(conf: cfg.ConfigOpts) -> None:
+    """Create or upgrade the schema of an SQLite database.
+
+    The embedded mode must work from nothing; a server database
+    (MariaDB, PostgreSQL) is upgraded by its operator with
+    ``keel-heat-manage db sync`` instead.
+    """
+    url = str(conf.database.connection or "")
+    if not url.startswith("sqlite"):
+        return
+    from keel_heat_core.db.database import Database
+    from keel_heat_core.migrations import runner
+
+    database = Database(url, conf.auth_encryption_key)
+    try:
+        runner.upgrade(database.engine)
+    finally:
+        database.engine.dispose()
+    LOG.info("%s database schema is current: %s", PROG, url)
+
+
 def _wait_for_signal() -> int:
     stop = threading.Event()
     received: list[int] = []
@@ -194,6 +215,7 @@ def main(
         check_binding(conf)
         plugins.load_plugins(conf)
         factory = factory or load_engine_factory()
+        sync_embedded_database(conf)
         run(conf, factory)
     except (StartupError, EngineUnavailable, plugins.PluginError) as exc:
         LOG.error("%s cannot start: %s", PROG, exc)

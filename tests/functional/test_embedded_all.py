@@ -5,6 +5,7 @@ These tests hold whatever the API and engine do: they check the process
 the README against a stub that answers like Heat's API.
 """
 
+import contextlib
 import os
 import pathlib
 import stat
@@ -129,3 +130,17 @@ def test_osc_noauth_environment(running):
     }
     out = osc("orchestration", "build", "info", "-f", "json", env=env)
     assert '"revision": "stub"' in out
+
+
+def test_embedded_database_is_created(running, tmp_path):
+    import sqlite3
+
+    path = tmp_path / "state" / "keel-heat.sqlite"
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        tables = {
+            row[0]
+            for row in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+            )
+        }
+    assert {"stack", "resource", "event", "alembic_version"} <= tables
