@@ -3,7 +3,7 @@
 Each test makes a fresh venv (no system site-packages), installs the
 keel-heat-core wheel built from this tree and throwaway pack wheels into
 it, and runs the console scripts. The third-party dependencies come from
-a venv cached between runs (keyed by the core's pyproject.toml), reached
+a venv cached between runs (keyed by the core's dependency list), reached
 through a ``.pth`` file, so that a run stays well under a minute.
 """
 
@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import tomllib
 
 import pytest
 
@@ -88,7 +89,9 @@ def locked(path: pathlib.Path):
 
 def dependencies_venv(core_wheel: pathlib.Path) -> pathlib.Path:
     """Return a cached venv holding keel-heat-core's dependencies only."""
-    key = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = "\n".join(sorted(project["dependencies"]))
+    key = hashlib.sha256(wanted.encode()).hexdigest()
     venv = CACHE / f"deps-{key[:16]}"
     with locked(CACHE / "deps.lock"):
         if not (venv / "ready").exists():
