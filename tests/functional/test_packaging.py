@@ -226,7 +226,16 @@ def test_pack_appears_and_disappears(venv, wheels, tmp_path):
     install(venv, wheels["keel_heat_pack_demo"])
     listed = check(*manage, "packs", "list", "--long")
     rows = [line.split() for line in listed.splitlines()]
-    assert ["keel-heat-pack-demo", "0.0.1", "1", "0", "yes", "0"] in rows
+    assert [
+        "keel-heat-pack-demo",
+        "0.0.1",
+        "1",
+        "0",
+        "0",
+        "0",
+        "yes",
+        "0",
+    ] in rows
     assert "keel-heat-pack-demo: keel_heat.resources: OS::Demo::Thing" in (
         listed
     )

@@ -55,15 +55,31 @@ def test_packs_list_table(site, capsys):
         "Version",
         "Types",
         "Clients",
+        "Constraints",
+        "Templates",
         "Enabled",
         "Errors",
     ]
-    assert ["keel-heat-pack-demo", "1.4.2", "2", "1", "yes", "0"] in [
-        line.split() for line in lines
-    ]
-    assert ["keel-heat-pack-broken", "0.1", "1", "0", "yes", "1"] in [
-        line.split() for line in lines
-    ]
+    assert [
+        "keel-heat-pack-demo",
+        "1.4.2",
+        "2",
+        "1",
+        "0",
+        "0",
+        "yes",
+        "0",
+    ] in [line.split() for line in lines]
+    assert [
+        "keel-heat-pack-broken",
+        "0.1",
+        "1",
+        "0",
+        "0",
+        "0",
+        "yes",
+        "1",
+    ] in [line.split() for line in lines]
     assert "keel-heat-pack-demo: keel_heat.resources: OS::Demo::A" in out
     assert "OS::Broken::X" in out and "ModuleNotFoundError" in out
 
@@ -85,6 +101,7 @@ def test_packs_list_json(site, capsys):
             "types": 1,
             "clients": 0,
             "constraints": 0,
+            "templates": 0,
             "enabled": True,
             "load_errors": {},
             "names": ["keel_heat.resources: OS::P"],
