@@ -1,0 +1,1 @@
+"""Controllers of the native API: thin validation, policy, RPC, view."""

@@ -1,0 +1,227 @@
+"""The fault wrapper: Heat's JSON error body and status map.
+
+Every exception escaping the application is rendered as::
+
+    {"code": 404, "title": "Not Found",
+     "explanation": "The resource could not be found.",
+     "error": {"type": "EntityNotFound", "traceback": null,
+               "message": "The Stack (foo) could not be found."}}
+
+The status comes from the exception's class name (``_Remote`` suffix
+removed), first in the table of all of Heat's exception names, then along
+the class's bases; anything unknown is a 500. ``message`` is given only
+for Heat exceptions and the API's own errors; ``traceback`` only with
+``debug``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import traceback as tb
+from collections.abc import Callable
+from typing import Any
+
+import oslo_messaging as messaging
+import webob
+import webob.exc
+
+from keel_heat_api import errors
+
+LOG = logging.getLogger(__name__)
+
+_400 = (
+    "MissingCredentialError Invalid UserParameterMissing UnknownUserParameter "
+    "InvalidTemplateVersion InvalidTemplateSection ImmutableParameterModified "
+    "InvalidTemplateReference PhysicalResourceNameAmbiguity "
+    "PhysicalResourceIDAmbiguity StackValidationFailed InvalidSchemaError "
+    "ResourceTypeUnavailable InvalidBreakPointHook NotSupported "
+    "ResourceActionNotSupported ResourcePropertyConflict "
+    "PropertyUnspecifiedError RequestLimitExceeded DownloadLimitExceeded "
+    "UnsupportedObjectError OrphanedObjectError IncompatibleObjectVersion "
+    "ObjectActionError ReadOnlyFieldError ObjectFieldInvalid "
+    "CircularDependencyException AttributeError ValueError"
+)
+_403 = "Forbidden NotAuthorized InvalidTenant"
+_404 = "EntityNotFound ResourceNotFound SnapshotNotFound NotFound "
+_404 += "ResourceNotAvailable"
+_409 = "StackExists ActionInProgress"
+_500 = (
+    "InvalidGlobalResource InvalidEncryptionKey StopActionFailed "
+    "EventSendFailed RevertFailed ServerBuildFailed"
+)
+# Fixed: Heat answers 500 for these user mistakes (docs/compat-api.md).
+_FIXED_409 = "InvalidRestrictedAction ResourceActionRestricted "
+_FIXED_409 += "ActionNotComplete"
+_FIXED_400 = "InvalidTemplateAttribute TemplateOutputError "
+_FIXED_400 += "InvalidMergeStrategyForParam ConflictingMergeStrategyForParam "
+_FIXED_400 += "InvalidExternalResourceDependency StackResourceLimitExceeded"
+
+#: Class name -> status, for names that decide the status themselves.
+STATUS_BY_NAME: dict[str, int] = {}
+for _names, _code in (
+    (_400, 400),
+    (_403, 403),
+    (_404, 404),
+    (_409, 409),
+    (_500, 500),
+    (_FIXED_409, 409),
+    (_FIXED_400, 400),
+):
+    STATUS_BY_NAME.update(dict.fromkeys(_names.split(), _code))
+
+#: Every exception class name of Heat's exception module: their messages
+#: are safe to show.
+HEAT_EXCEPTION_NAMES = frozenset(
+    (
+        _400
+        + " "
+        + _403
+        + " "
+        + _404
+        + " "
+        + _409
+        + " "
+        + _500
+        + " "
+        + _FIXED_409
+        + " "
+        + _FIXED_400
+        + " HeatException "
+        "AuthorizationFailure NotAuthenticated PhysicalResourceExists "
+        "HeatExceptionWithPath ClientNotAvailable ResourceFailure "
+        "ResourcePropertyDependency ResourcePropertyValueDependency "
+        "ResourceUnknownStatus ResourceInError EgressRuleNotAllowed Error "
+        "InvalidContentType InterfaceAttachFailed InterfaceDetachFailed "
+        "ConcurrentTransaction KeystoneServiceNameConflict SIGHUPInterrupt "
+        "InvalidServiceVersion InvalidTemplateVersions "
+        "UnableToAutoAllocateNetwork"
+    ).split()
+) - {"AttributeError", "ValueError", "RevertFailed", "ServerBuildFailed"}
+
+
+def _strip(name: str) -> str:
+    return name[: -len("_Remote")] if name.endswith("_Remote") else name
+
+
+def exception_name(exc: BaseException) -> str:
+    """Return the class name Heat would report for ``exc``."""
+    if isinstance(exc, messaging.RemoteError):
+        return _strip(str(exc.exc_type))
+    return _strip(type(exc).__name__)
+
+
+def status_for(exc: BaseException) -> int:
+    """Return the HTTP status for an exception, by class name."""
+    if isinstance(exc, errors.ApiError) and not isinstance(
+        exc, errors.HeatError
+    ):
+        return exc.code
+    if isinstance(exc, messaging.MessagingTimeout):
+        return 500
+    if isinstance(exc, TypeError):
+        return 400
+    for cls in type(exc).__mro__:
+        if cls is Exception:
+            break
+        name = _strip(cls.__name__)
+        if cls is type(exc):
+            name = exception_name(exc)
+        if name in STATUS_BY_NAME:
+            return STATUS_BY_NAME[name]
+    return 500
+
+
+def _is_heat_exception(exc: BaseException) -> bool:
+    if isinstance(exc, errors.ApiError):
+        return exc.safe
+    names = {_strip(c.__name__) for c in type(exc).__mro__}
+    names.add(exception_name(exc))
+    return bool(names & (HEAT_EXCEPTION_NAMES | {"HeatException"}))
+
+
+def _message_and_trace(exc: BaseException) -> tuple[str, str | None]:
+    """Split a remote exception's text into message and engine trace."""
+    if isinstance(exc, messaging.RemoteError):
+        return str(exc.value or ""), str(exc.traceback or "") or None
+    text = str(exc)
+    remote_trace = getattr(exc, "remote_traceback", None)
+    if remote_trace is not None:
+        return str(getattr(exc, "message", text)), remote_trace or None
+    message = getattr(exc, "message", None)
+    if type(exc).__name__.endswith("_Remote") and "\n" in text:
+        first, trace = text.split("\n", 1)
+        return (message if isinstance(message, str) else first), trace
+    if isinstance(message, str):
+        return message, None
+    return text, None
+
+
+def error_body(exc: BaseException, debug: bool = False) -> dict[str, Any]:
+    """Return Heat's fault body for ``exc``, keys in Heat's order.
+
+    :param exc: the exception that escaped the application.
+    :param debug: include the traceback (engine or local).
+    """
+    code = status_for(exc)
+    if isinstance(exc, TypeError):
+        # Heat answers any TypeError with a bare 400; we name the error.
+        exc = errors.HTTPBadRequest()
+    http = webob.exc.status_map.get(code, webob.exc.HTTPInternalServerError)
+    message, trace = _message_and_trace(exc)
+    if debug and trace is None:
+        trace = "".join(tb.format_exception(exc))
+    error: dict[str, Any] = {
+        "type": exception_name(exc),
+        "traceback": trace if debug else None,
+    }
+    if _is_heat_exception(exc):
+        error["message"] = message
+    return {
+        "code": code,
+        "title": http.title,
+        "explanation": http.explanation,
+        "error": error,
+    }
+
+
+StartResponse = Callable[..., Any]
+WSGIApp = Callable[[dict[str, Any], StartResponse], Any]
+
+
+class FaultWrapper:
+    """WSGI middleware rendering escaped exceptions as Heat's fault body.
+
+    :param app: the wrapped application.
+    :param debug: a callable telling whether ``debug`` is on now.
+    """
+
+    def __init__(self, app: WSGIApp, debug: Callable[[], bool]) -> None:
+        self.app = app
+        self.debug = debug
+
+    def __call__(
+        self, environ: dict[str, Any], start_response: StartResponse
+    ) -> Any:
+        try:
+            return self.app(environ, start_response)
+        except Exception as exc:  # noqa: BLE001 - this is the fault barrier
+            return self.render(exc)(environ, start_response)
+
+    def render(self, exc: BaseException) -> webob.Response:
+        """Return the fault response for ``exc``."""
+        body = error_body(exc, self.debug())
+        if body["code"] >= 500:
+            LOG.error(
+                "Request failed: %s",
+                "".join(tb.format_exception(exc)),
+            )
+        resp = webob.Response(
+            status=body["code"],
+            content_type="application/json",
+            charset="UTF-8",
+        )
+        resp.text = json.dumps(body)
+        if isinstance(exc, errors.HTTPMethodNotAllowed):
+            resp.headers["Allow"] = ",".join(exc.allow)
+        return resp

@@ -1,0 +1,96 @@
+"""Options of the API distribution.
+
+The ``[api]`` group is the API's own. The ``[DEFAULT]``/``[revision]``
+options the API reads (``max_json_body_size``, ``max_template_size``,
+``template_fetch_timeout``, ``max_nested_stack_depth``, ``debug``,
+``heat_revision``) belong to ``keel_heat_core.conf``; until that package
+registers them, :func:`register_opts` registers the fallbacks below, with
+Heat's names and defaults.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+
+from oslo_config import cfg
+
+API_GROUP = "api"
+
+api_opts = [
+    cfg.StrOpt(
+        "auth_strategy",
+        default="keystone",
+        choices=["keystone", "noauth"],
+        help="How requests are authenticated: keystonemiddleware's "
+        "auth_token, or 'noauth' for the embedded single-project mode, "
+        "where every request acts in noauth_project_id.",
+    ),
+    cfg.StrOpt(
+        "noauth_project_id",
+        default="embedded",
+        help="The project every request belongs to when auth_strategy is "
+        "noauth.",
+    ),
+    cfg.StrOpt(
+        "noauth_user_id",
+        default="embedded",
+        help="The user every request acts as when auth_strategy is noauth.",
+    ),
+    cfg.ListOpt(
+        "noauth_roles",
+        default=["admin", "member", "reader"],
+        help="The roles of every request when auth_strategy is noauth.",
+    ),
+    cfg.ListOpt(
+        "template_url_allowed_hosts",
+        default=[],
+        help="Host names (or IP networks in CIDR form) template_url may "
+        "name. Empty allows any host whose addresses are all public.",
+    ),
+    cfg.BoolOpt(
+        "template_url_allow_private",
+        default=False,
+        help="Let template_url reach loopback, link-local and private "
+        "addresses. Off by default: the API must not be a way into the "
+        "internal network.",
+    ),
+]
+
+fallback_default_opts = [
+    cfg.IntOpt("max_json_body_size", default=1048576),
+    cfg.IntOpt("max_template_size", default=524288),
+    cfg.FloatOpt("template_fetch_timeout", default=60, min=0),
+    cfg.IntOpt("max_nested_stack_depth", default=5),
+    cfg.BoolOpt("debug", default=False),
+]
+fallback_revision_opts = [cfg.StrOpt("heat_revision", default="unknown")]
+
+
+def _register_missing(
+    conf: cfg.ConfigOpts, opts: Sequence[cfg.Opt], group: str | None
+) -> None:
+    for opt in opts:
+        try:
+            if group is None:
+                conf._get(opt.dest)
+            else:
+                conf._get(opt.dest, group)
+        except (cfg.NoSuchOptError, cfg.NoSuchGroupError):
+            conf.register_opt(opt, group=group)
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    """Register the API's options and any core option still missing."""
+    core_conf = importlib.import_module("keel_heat_core.conf")
+    register_core = getattr(core_conf, "register_opts", None)
+    if register_core is not None:
+        register_core(conf)
+    conf.register_opts(api_opts, group=API_GROUP)
+    _register_missing(conf, fallback_default_opts, None)
+    _register_missing(conf, fallback_revision_opts, "revision")
+
+
+def list_opts() -> list[tuple[str, list[cfg.Opt]]]:
+    """Return the API's own options for oslo-config-generator."""
+    return [(API_GROUP, api_opts)]

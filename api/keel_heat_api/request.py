@@ -1,0 +1,114 @@
+"""The request as controllers see it: context, services, body, URLs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+import webob
+from oslo_config import cfg
+
+from keel_heat_api.errors import HTTPBadRequest, RequestLimitExceeded
+
+_JSON_TYPES = ("application/json", "JSON", "")
+
+
+class ApiRequest:
+    """A request with what the pecan hooks put on it.
+
+    :ivar req: the WebOb request.
+    :ivar context: the request context.
+    :ivar conf: the configuration.
+    :ivar enforcer: the policy enforcer.
+    :ivar rpc: the engine client.
+    """
+
+    def __init__(
+        self,
+        req: webob.Request,
+        context: Any,
+        conf: cfg.ConfigOpts,
+        enforcer: Any,
+        rpc: Any,
+    ) -> None:
+        self.req = req
+        self.context = context
+        self.conf = conf
+        self.enforcer = enforcer
+        self.rpc = rpc
+        self._body: Any = None
+        self._body_parsed = False
+
+    @property
+    def query(self) -> Any:
+        """The query-string parameters (a WebOb MultiDict)."""
+        return self.req.GET
+
+    @property
+    def application_url(self) -> str:
+        """Scheme, host and script name (ending in ``/v1``)."""
+        return str(self.req.application_url)
+
+    def tenant_url(self, tenant: str) -> str:
+        """Return the URL of a tenant's API root."""
+        return self.application_url + "/" + quote(tenant, safe="")
+
+    def identity_url(self, identity: dict[str, Any]) -> str:
+        """Return the URL of a stack (or resource/event) identity."""
+        return (
+            self.tenant_url(identity["tenant"])
+            + "/stacks/"
+            + quote(identity["stack_name"], safe="")
+            + "/"
+            + quote(identity["stack_id"], safe="")
+            + quote(identity.get("path") or "")
+        )
+
+    def _body_is_json(self) -> bool:
+        ctype = self.req.content_type or ""
+        if ctype not in _JSON_TYPES and not ctype.startswith("text/plain"):
+            return False
+        return bool(self.req.content_length) and self.req.body[:1] == b"{"
+
+    def body(self) -> Any:
+        """Return the JSON object body, or ``None`` when there is none.
+
+        :raises RequestLimitExceeded: over ``max_json_body_size``.
+        :raises HTTPBadRequest: for malformed JSON.
+        """
+        if self._body_parsed:
+            return self._body
+        limit = self.conf.max_json_body_size
+        length = self.req.content_length or 0
+        if length > limit:
+            raise RequestLimitExceeded(
+                f"JSON body size ({length} bytes) exceeds maximum allowed "
+                f"size ({limit} bytes)."
+            )
+        if self._body_is_json():
+            try:
+                self._body = json.loads(self.req.body)
+            except ValueError as err:
+                raise HTTPBadRequest(str(err)) from None
+        self._body_parsed = True
+        return self._body
+
+    def require_body(self) -> dict[str, Any]:
+        """Return the body, which must be a JSON object.
+
+        :raises HTTPBadRequest: when there is no JSON object body (Heat
+            answers a bare 400 here).
+        """
+        body = self.body()
+        if not isinstance(body, dict):
+            raise HTTPBadRequest(
+                "The request body must be a JSON object "
+                "(Content-Type: application/json)."
+            )
+        return body
+
+    def refuse_body(self) -> None:
+        """Refuse a JSON body on an operation that takes none."""
+        if self.body() is not None:
+            raise HTTPBadRequest("This operation takes no request body.")

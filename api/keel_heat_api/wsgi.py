@@ -1,0 +1,45 @@
+"""WSGI entry point for uwsgi and gunicorn: ``keel_heat_api.wsgi:application``.
+
+The configuration is read from ``/etc/keel-heat/keel-heat.conf`` (or the
+files named by ``KEEL_HEAT_CONFIG_FILES``, comma-separated), never from
+the server's command line: gunicorn's and uwsgi's arguments are theirs.
+"""
+
+from __future__ import annotations
+
+import os
+
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from keel_heat_api import app as api_app
+from keel_heat_api.fault import WSGIApp
+
+DEFAULT_CONFIG = "/etc/keel-heat/keel-heat.conf"
+
+
+def _config_files() -> list[str]:
+    env = os.environ.get("KEEL_HEAT_CONFIG_FILES")
+    if env:
+        return [path for path in env.split(",") if path]
+    return [DEFAULT_CONFIG] if os.path.exists(DEFAULT_CONFIG) else []
+
+
+def init_application() -> WSGIApp:
+    """Read the configuration and return the API application."""
+    conf = cfg.ConfigOpts()
+    logging.register_options(conf)
+    from keel_heat_api import opts
+
+    opts.register_opts(conf)
+    conf(
+        args=[],
+        project="keel-heat",
+        prog="keel-heat-api",
+        default_config_files=_config_files(),
+    )
+    logging.setup(conf, "keel-heat-api")
+    return api_app.setup_app(conf)
+
+
+application = init_application()

@@ -1,0 +1,130 @@
+"""A thin typed wrapper over oslo.policy with Heat's semantics.
+
+API rules that are not registered fall back to ``default`` (deny);
+resource-type rules that are not registered allow (``@``) and are checked
+again against the ``<Prefix>::*`` wildcard.
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+from typing import Any
+
+from oslo_config import cfg
+from oslo_policy import policy
+
+from keel_heat_core import policies
+
+
+def all_rules() -> list[policy.RuleDefault]:
+    """Return the core rules plus those of installed keel-heat packs.
+
+    Packs contribute through the ``oslo.policy.policies`` entry-point
+    group under a name starting with ``keel_heat``; a rule name given
+    twice keeps its first definition.
+    """
+    rules = list(policies.list_rules())
+    seen = {rule.name for rule in rules}
+    for ep in metadata.entry_points(group="oslo.policy.policies"):
+        if not ep.name.startswith("keel_heat") or ep.name == "keel_heat_core":
+            continue
+        for rule in ep.load()():
+            if rule.name not in seen:
+                seen.add(rule.name)
+                rules.append(rule)
+    return rules
+
+
+class PolicyDenied(Exception):
+    """A rule refused the request.
+
+    :ivar action: the rule (or resource type) that refused.
+    """
+
+    def __init__(self, action: str) -> None:
+        super().__init__(action)
+        self.action = action
+
+
+class Enforcer:
+    """Check the registered rules for a request context.
+
+    :param conf: the configuration holding ``[oslo_policy]``.
+    :param policy_file: an explicit policy file, else the configured one.
+    """
+
+    def __init__(
+        self, conf: cfg.ConfigOpts, policy_file: str | None = None
+    ) -> None:
+        self.enforcer = policy.Enforcer(
+            conf, default_rule="!", policy_file=policy_file
+        )
+        self.enforcer.suppress_deprecation_warnings = True
+        rules = all_rules()
+        self.enforcer.register_defaults(rules)
+        self._resource_enforcer = policy.Enforcer(
+            conf, default_rule="@", policy_file=policy_file
+        )
+        self._resource_enforcer.suppress_deprecation_warnings = True
+        self._resource_enforcer.register_defaults(rules)
+
+    def check(self, context: Any, rule: str, target: dict[str, Any]) -> bool:
+        """Return whether ``rule`` allows ``context`` on ``target``.
+
+        A token of the wrong scope is refused, not raised.
+        """
+        credentials = context.to_policy_values()
+        try:
+            return bool(
+                self.enforcer.authorize(
+                    rule, target, credentials, do_raise=False
+                )
+            )
+        except policy.InvalidScope:
+            return False
+
+    def enforce(self, context: Any, rule: str, target: dict[str, Any]) -> None:
+        """Raise :class:`PolicyDenied` unless ``rule`` allows the request.
+
+        :raises PolicyDenied: naming ``rule``.
+        """
+        if not self.check(context, rule, target):
+            raise PolicyDenied(rule)
+
+    def check_is_admin(self, context: Any) -> bool:
+        """Return whether ``context_is_admin`` holds for ``context``."""
+        return self.check(context, "context_is_admin", {})
+
+    def _check_type(
+        self, context: Any, name: str, target: dict[str, Any]
+    ) -> bool:
+        credentials = context.to_policy_values()
+        try:
+            return bool(
+                self._resource_enforcer.enforce(
+                    "resource_types:" + name,
+                    target,
+                    credentials,
+                    do_raise=False,
+                )
+            )
+        except policy.InvalidScope:
+            return False
+
+    def enforce_resource_type(
+        self,
+        context: Any,
+        type_name: str,
+        target: dict[str, Any] | None = None,
+    ) -> None:
+        """Check ``resource_types:<type>`` then its ``::*`` wildcard.
+
+        :raises PolicyDenied: naming ``resource_types:<type>`` or, for a
+            wildcard denial, the type itself.
+        """
+        target = target or {}
+        if not self._check_type(context, type_name, target):
+            raise PolicyDenied("resource_types:" + type_name)
+        wildcard = "::".join(type_name.split("::")[:-1] + ["*"])
+        if not self._check_type(context, wildcard, target):
+            raise PolicyDenied(type_name)

@@ -1,0 +1,151 @@
+"""Plumbing of the engine RPC client: transport, serializer, errors.
+
+Exceptions the engine raises come back rebuilt by oslo.messaging
+(``<Name>_Remote``, subclassing the original); those of a module this
+process cannot import arrive as ``RemoteError`` and are rebuilt here as
+``<Name>_Remote`` subclasses of :class:`RemoteEngineError`, so that
+callers can map any of them by class name.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import oslo_messaging as messaging
+from oslo_config import cfg
+from oslo_serialization import jsonutils
+
+#: The topic the engine API listens on.
+ENGINE_TOPIC = "engine"
+#: The base version; methods pin newer ones.
+BASE_RPC_API_VERSION = "1.0"
+#: Modules whose exceptions oslo.messaging may rebuild in this process.
+ALLOWED_EXMODS = ["keel_heat_core.exception", "heat.common.exception"]
+
+StackIdentity = dict[str, str]
+JSONObject = dict[str, Any]
+
+
+class RemoteEngineError(Exception):
+    """An engine exception whose class this process cannot import.
+
+    Subclasses are created on the fly and named ``<Name>_Remote``.
+
+    :ivar exc_type: the engine-side class name.
+    :ivar message: the engine's message for it.
+    :ivar remote_traceback: the engine-side traceback text.
+    """
+
+    exc_type = "Exception"
+
+    def __init__(self, message: str, remote_traceback: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.remote_traceback = remote_traceback
+
+    def __str__(self) -> str:
+        if self.remote_traceback:
+            return self.message + "\n" + self.remote_traceback
+        return self.message
+
+
+_REBUILT: dict[str, type[RemoteEngineError]] = {}
+
+
+def rebuild_remote_error(err: messaging.RemoteError) -> RemoteEngineError:
+    """Turn a generic ``RemoteError`` into a class named like the original.
+
+    :param err: what oslo.messaging raised.
+    """
+    name = str(err.exc_type or "Exception")
+    cls = _REBUILT.get(name)
+    if cls is None:
+        cls = type(name + "_Remote", (RemoteEngineError,), {})
+        cls.exc_type = name
+        _REBUILT[name] = cls
+    return cls(str(err.value or ""), str(err.traceback or ""))
+
+
+class ContextSerializer(messaging.Serializer):  # type: ignore[misc]
+    """Send contexts as dicts and payloads as JSON primitives."""
+
+    def serialize_entity(self, ctxt: Any, entity: Any) -> Any:
+        return jsonutils.to_primitive(entity, convert_instances=True)
+
+    def deserialize_entity(self, ctxt: Any, entity: Any) -> Any:
+        return entity
+
+    def serialize_context(self, ctxt: Any) -> dict[str, Any]:
+        if isinstance(ctxt, dict):
+            return ctxt
+        return dict(ctxt.to_dict())
+
+    def deserialize_context(self, ctxt: dict[str, Any]) -> Any:
+        return ctxt
+
+
+def get_transport(conf: cfg.ConfigOpts) -> messaging.Transport:
+    """Return the RPC transport of the configured ``transport_url``."""
+    try:
+        shared = importlib.import_module("keel_heat_core.rpc.transport")
+    except ImportError:
+        shared = None
+    if shared is not None and hasattr(shared, "get_transport"):
+        return shared.get_transport(conf)
+    return messaging.get_rpc_transport(
+        conf, allowed_remote_exmods=ALLOWED_EXMODS
+    )
+
+
+class RPCClientBase:
+    """Calls and casts to the engine API, topic ``engine``.
+
+    :param conf: configuration (``transport_url``, ``rpc_response_timeout``).
+    :param transport: an existing transport; built from ``conf`` if absent.
+    """
+
+    def __init__(
+        self,
+        conf: cfg.ConfigOpts,
+        transport: messaging.Transport | None = None,
+    ) -> None:
+        self.transport = transport or get_transport(conf)
+        target = messaging.Target(
+            topic=ENGINE_TOPIC, version=BASE_RPC_API_VERSION
+        )
+        self._client = messaging.get_rpc_client(
+            self.transport, target, serializer=ContextSerializer()
+        )
+
+    def _prepare(self, version: str | None, timeout: float | None) -> Any:
+        kwargs: dict[str, Any] = {}
+        if version is not None:
+            kwargs["version"] = version
+        if timeout is not None:
+            kwargs["timeout"] = timeout
+        return self._client.prepare(**kwargs) if kwargs else self._client
+
+    def call(
+        self,
+        ctxt: Any,
+        method: str,
+        version: str | None = None,
+        timeout: float | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Call ``method`` on any engine and return its result.
+
+        :raises RemoteEngineError: for engine exceptions of unknown
+            modules; others are raised as oslo.messaging rebuilt them.
+        """
+        try:
+            return self._prepare(version, timeout).call(ctxt, method, **kwargs)
+        except messaging.RemoteError as err:
+            raise rebuild_remote_error(err) from None
+
+    def cast(
+        self, ctxt: Any, method: str, version: str | None = None, **kwargs: Any
+    ) -> None:
+        """Send ``method`` to any engine without waiting."""
+        self._prepare(version, None).cast(ctxt, method, **kwargs)
