@@ -24,7 +24,9 @@ class MemoryBackend:
         deps.caster = caster
         deps.liveness = liveness
         deps.poll_interval = 0.01
-        deps.plugins = lambda d, row, props: TestResource(h.cloud, row, props)
+        deps.plugins = lambda d, row, props, s: TestResource(
+            h.cloud, row, props
+        )
         self.deps[engine_id] = deps
         return deps
 
