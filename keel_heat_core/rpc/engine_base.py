@@ -9,6 +9,7 @@ callers can map any of them by class name.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from typing import Any
 
@@ -85,6 +86,31 @@ class ContextSerializer(messaging.Serializer):  # type: ignore[misc]
         return ctxt
 
 
+_GLOBAL_ONLY_OPTS = (
+    ("oslo_messaging._tracing.client", "oslo_messaging_tracing"),
+    ("oslo_messaging._metrics.client", "oslo_messaging_metrics"),
+)
+
+
+def register_tracing_opts(conf: cfg.ConfigOpts) -> None:
+    """Register oslo.messaging's tracing and metrics options on ``conf``.
+
+    oslo.messaging 18 registers them only on the global ``cfg.CONF`` but
+    reads them from the transport's configuration, so any RPC client or
+    server built on its own ``ConfigOpts`` fails without this.
+    """
+    for module_name, group in _GLOBAL_ONLY_OPTS:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        opts = getattr(module, group, None)
+        if opts is None:
+            continue
+        with contextlib.suppress(cfg.DuplicateOptError):
+            conf.register_opts(opts, group=group)
+
+
 def get_transport(conf: cfg.ConfigOpts) -> messaging.Transport:
     """Return the RPC transport of the configured ``transport_url``."""
     try:
@@ -110,6 +136,7 @@ class RPCClientBase:
         conf: cfg.ConfigOpts,
         transport: messaging.Transport | None = None,
     ) -> None:
+        register_tracing_opts(conf)
         self.transport = transport or get_transport(conf)
         target = messaging.Target(
             topic=ENGINE_TOPIC, version=BASE_RPC_API_VERSION
