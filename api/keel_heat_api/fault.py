@@ -144,7 +144,7 @@ def _is_heat_exception(exc: BaseException) -> bool:
     if isinstance(exc, messaging.RemoteError):
         return exception_name(exc) in HEAT_EXCEPTION_NAMES
     if getattr(exc, "exc_type", None) and hasattr(exc, "remote_traceback"):
-        return str(exc.exc_type) in HEAT_EXCEPTION_NAMES
+        return str(getattr(exc, "exc_type", "")) in HEAT_EXCEPTION_NAMES
     return any(c.__name__ == "HeatException" for c in type(exc).__mro__)
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import oslo_messaging as messaging
-from oslo_config import cfg
-
 from keel_heat_api import app as api_app
 from keel_heat_api import opts
+from oslo_config import cfg
+
 from keel_heat_core.rpc.client import ALLOWED_EXMODS, EngineClient
 from tests.contract.fake_engine import FakeEngine
 
