@@ -22,11 +22,11 @@ import traceback as tb
 from collections.abc import Callable
 from typing import Any
 
-import oslo_messaging as messaging
 import webob
 import webob.exc
 
 from keel_heat_api import errors
+from keel_heat_core.rpc.engine_base import messaging
 
 LOG = logging.getLogger(__name__)
 

@@ -13,7 +13,16 @@ import contextlib
 import importlib
 from typing import Any
 
-import oslo_messaging as messaging
+from oslo_service import backend as _service_backend
+
+# keel-heat runs without eventlet: unless a process chose otherwise,
+# oslo.service (which oslo.messaging imports) uses its threading backend.
+if _service_backend.get_backend_type() is None:
+    _service_backend.register_backend_default_hook(
+        lambda: _service_backend.BackendType.THREADING
+    )
+
+import oslo_messaging as messaging  # noqa: E402
 from oslo_config import cfg
 from oslo_serialization import jsonutils
 

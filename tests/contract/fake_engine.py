@@ -14,8 +14,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-import oslo_messaging as messaging
-
+from keel_heat_core.rpc.engine_base import messaging
 from tests.contract import engine_errors as exc
 from tests.contract.fake_engine_parts import DiscoveryAndSoftware
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import oslo_messaging as messaging
 from keel_heat_api import app as api_app
 from keel_heat_api import opts
 from oslo_config import cfg
 
 from keel_heat_core.rpc.client import ALLOWED_EXMODS, EngineClient
+from keel_heat_core.rpc.engine_base import messaging
 from tests.contract.fake_engine import FakeEngine
 
 EXMODS = [*ALLOWED_EXMODS, "tests.contract.engine_errors"]
