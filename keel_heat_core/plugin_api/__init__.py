@@ -1,0 +1,62 @@
+"""The resource plugin API: the only module resource packs import.
+
+Everything a pack needs is re-exported here, and this surface follows
+semantic versioning through :data:`PLUGIN_API_VERSION`: a pack declares the
+major version it was written for, minor versions only add.
+
+Typical use::
+
+    from keel_heat_core import plugin_api as api
+
+    class Thing(api.Resource):
+        support_status = api.SupportStatus(version="1.0.0")
+        properties_schema = {
+            "size": api.properties.Schema(
+                api.properties.Schema.INTEGER,
+                "How big the thing is.",
+                constraints=[api.constraints.Range(min=1)],
+                update_allowed=True,
+            ),
+        }
+"""
+
+from __future__ import annotations
+
+import pluggy
+
+from keel_heat_core import exception
+from keel_heat_core.plugin_api import (
+    attributes,
+    constraints,
+    properties,
+    support,
+    translation,
+)
+from keel_heat_core.plugin_api.client_plugin import (
+    ClientPlugin,
+    DefaultClientPlugin,
+)
+from keel_heat_core.plugin_api.resource import PollDelay, Resource
+from keel_heat_core.plugin_api.support import SupportStatus
+
+#: The version of this API (major.minor); packs check the major.
+PLUGIN_API_VERSION = "1.0"
+
+#: Marker of pluggy hook implementations (project name ``keel_heat``).
+hookimpl = pluggy.HookimplMarker("keel_heat")
+
+__all__ = [
+    "PLUGIN_API_VERSION",
+    "ClientPlugin",
+    "DefaultClientPlugin",
+    "PollDelay",
+    "Resource",
+    "SupportStatus",
+    "attributes",
+    "constraints",
+    "exception",
+    "hookimpl",
+    "properties",
+    "support",
+    "translation",
+]

@@ -1,0 +1,1 @@
+"""Benchmarks for keel-heat, or any Heat-compatible endpoint."""

@@ -1,0 +1,199 @@
+"""Benchmark driver: the same measurements against any Heat endpoint.
+
+Usage (noauth, e.g. keel-heat's embedded default)::
+
+    python -m bench.driver --endpoint http://127.0.0.1:8004/v1/PROJECT \\
+        --sizes 10,100 --out bench/results/keel.jsonl
+
+With Keystone::
+
+    python -m bench.driver --os-auth-url http://127.0.0.1:5000/v3 \\
+        --os-username demo --os-password secret --os-project-name demo
+
+Each case writes one JSON line; a markdown table is printed at the end,
+and ``--compare OTHER.jsonl`` prints the ratio of every case found in
+both runs. Never part of the test run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from bench import report
+from bench import throughput
+from bench.client import Endpoint, OrchestrationClient
+from bench.shapes import SHAPES, big_template_text, outputs
+
+
+def _name(prefix: str) -> str:
+    return f"bench-{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def lifecycle_cases(
+    client: OrchestrationClient,
+    shapes: list[str],
+    sizes: list[int],
+    rtype: str,
+    timeout: float,
+) -> Iterator[dict[str, Any]]:
+    """Create, update and delete each shape at each size."""
+    for shape_name in shapes:
+        build = SHAPES[shape_name]
+        for n in sizes:
+            name = _name(f"{shape_name}{n}")
+            tmpl, files = build(n, "one", rtype)
+            base = {"shape": shape_name, "n": n, "type": rtype}
+            t0 = time.perf_counter()
+            sid = client.create_stack(name, tmpl, files)
+            status = client.wait(name, sid, "CREATE", timeout)
+            yield {**base, "case": "create", "status": status,
+                   "seconds": time.perf_counter() - t0}
+            tmpl, files = build(n, "two", rtype)
+            t0 = time.perf_counter()
+            client.update_stack(name, sid, tmpl, files)
+            status = client.wait(name, sid, "UPDATE", timeout)
+            yield {**base, "case": "update", "status": status,
+                   "seconds": time.perf_counter() - t0}
+            t0 = time.perf_counter()
+            client.delete_stack(name, sid)
+            status = client.wait(name, sid, "DELETE", timeout, deleting=True)
+            yield {**base, "case": "delete", "status": status,
+                   "seconds": time.perf_counter() - t0}
+
+
+def _timed(fn: Callable[[], Any], repeat: int) -> list[float]:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+def read_cases(
+    client: OrchestrationClient, timeout: float, concurrency: list[int]
+) -> Iterator[dict[str, Any]]:
+    """Stack show with 100 outputs, events paging, API throughput."""
+    name = _name("outputs")
+    sid = client.create_stack(name, outputs(100), {})
+    client.wait(name, sid, "CREATE", timeout)
+    times = _timed(lambda: client.show_stack(name, sid), 20)
+    yield {"case": "show_100_outputs", "n": 100,
+           "seconds": sorted(times)[len(times) // 2],
+           "p99": max(times)}
+
+    ev_name = _name("events")
+    tmpl, files = SHAPES["wide"](500, "one", "OS::Heat::None")
+    ev_id = client.create_stack(ev_name, tmpl, files)
+    client.wait(ev_name, ev_id, "CREATE", timeout)
+    count = 0
+
+    def page() -> None:
+        nonlocal count
+        count = client.list_events(ev_name, ev_id)
+
+    times = _timed(page, 3)
+    yield {"case": "event_list", "n": count,
+           "seconds": sorted(times)[len(times) // 2]}
+
+    for conc in concurrency:
+        for label, path in (("GET /stacks", "/stacks"),
+                            ("GET /stacks/{name}/{id}",
+                             f"/stacks/{name}/{sid}")):
+            res = throughput.run(client, path, conc, requests_total=400)
+            yield {"case": f"throughput {label}", "concurrency": conc,
+                   **res}
+
+    for sname, stack_id in ((name, sid), (ev_name, ev_id)):
+        client.delete_stack(sname, stack_id)
+
+
+def validate_case(client: OrchestrationClient) -> dict[str, Any]:
+    text = big_template_text(2000)
+    times = _timed(lambda: client.validate(text), 3)
+    return {"case": "validate_5mb", "bytes": len(text),
+            "seconds": sorted(times)[1]}
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--endpoint", help="orchestration URL with project")
+    p.add_argument("--token")
+    p.add_argument("--os-auth-url")
+    p.add_argument("--os-username")
+    p.add_argument("--os-password")
+    p.add_argument("--os-project-name")
+    p.add_argument("--shapes", default="wide,chain,group,nested")
+    p.add_argument("--sizes", default="10,100,1000")
+    p.add_argument("--type", default="OS::Heat::TestResource")
+    p.add_argument("--cases", default="lifecycle,read,validate")
+    p.add_argument("--concurrency", default="1,8,32")
+    p.add_argument("--timeout", type=float, default=3600)
+    p.add_argument("--label", default="keel-heat")
+    p.add_argument("--out", help="JSON lines file to append to")
+    p.add_argument("--compare", help="another run's JSON lines file")
+    return p.parse_args(argv)
+
+
+def make_client(args: argparse.Namespace) -> OrchestrationClient:
+    if args.os_auth_url:
+        endpoint = Endpoint.from_keystone(
+            args.os_auth_url, args.os_username, args.os_password,
+            args.os_project_name, url=args.endpoint,
+        )
+    elif args.endpoint:
+        endpoint = Endpoint(args.endpoint.rstrip("/"), args.token)
+    else:
+        raise SystemExit("give --endpoint or --os-auth-url")
+    return OrchestrationClient(endpoint)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    client = make_client(args)
+    cases = set(args.cases.split(","))
+    meta = {"label": args.label, "machine": platform.platform(),
+            "python": platform.python_version()}
+    rows: list[dict[str, Any]] = []
+    sink = open(args.out, "a") if args.out else None  # noqa: SIM115
+
+    def emit(row: dict[str, Any]) -> None:
+        row = {**meta, **row}
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+        if sink:
+            sink.write(json.dumps(row) + "\n")
+            sink.flush()
+
+    try:
+        if "lifecycle" in cases:
+            for row in lifecycle_cases(
+                client, args.shapes.split(","),
+                [int(s) for s in args.sizes.split(",")],
+                args.type, args.timeout,
+            ):
+                emit(row)
+        if "read" in cases:
+            conc = [int(c) for c in args.concurrency.split(",")]
+            for row in read_cases(client, args.timeout, conc):
+                emit(row)
+        if "validate" in cases:
+            emit(validate_case(client))
+    finally:
+        if sink:
+            sink.close()
+    print(report.table(rows))
+    if args.compare:
+        print(report.compare(rows, report.load(args.compare)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,185 @@
+"""keel-heat-all: native API, CFN API and one engine in one process.
+
+Without configuration it runs the embedded mode (see
+:func:`keel_heat_core.conf.embedded.apply_defaults`): SQLite in a state
+directory, the in-process transport and, when the API distribution is
+installed, its noauth mode bound to 127.0.0.1. With a configuration file
+it runs whatever that file says, still in one process.
+"""
+
+import importlib
+import signal
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from types import FrameType
+from typing import Any
+
+from oslo_config import cfg
+from oslo_log import log as logging
+from oslo_utils import uuidutils
+
+from keel_heat_core import plugins
+from keel_heat_core.cmd import prepare_conf
+from keel_heat_core.cmd.engine_service import (
+    EngineServiceFactory,
+    EngineUnavailable,
+    load_engine_factory,
+)
+from keel_heat_core.cmd.wsgi_server import WSGIServer
+from keel_heat_core.conf import embedded
+from keel_heat_core.rpc import transport
+
+LOG = logging.getLogger(__name__)
+
+PROG = "keel-heat-all"
+
+#: Where the WSGI applications come from: (module, factory(conf)).
+NATIVE_APP = ("keel_heat_api.app", "setup_app")
+CFN_APP = ("keel_heat_api.cfn", "setup_app")
+API_OPTS = "keel_heat_api.opts"
+
+NOAUTH_WARNING = (
+    "*** keel-heat-all runs WITHOUT AUTHENTICATION (noauth): every request "
+    "acts as one fixed user in project %r. Only this machine can reach "
+    "it (127.0.0.1). Configure Keystone before exposing it. ***"
+)
+
+
+class StartupError(RuntimeError):
+    """keel-heat-all cannot start as configured."""
+
+
+def _register_api_opts(conf: cfg.ConfigOpts) -> None:
+    try:
+        module = importlib.import_module(API_OPTS)
+    except ImportError:
+        return
+    module.register_opts(conf)
+
+
+def load_app(conf: cfg.ConfigOpts, where: tuple[str, str]) -> Any:
+    """Import an application factory and build the application.
+
+    :raises StartupError: when the API distribution lacks it
+    """
+    module_name, attr = where
+    try:
+        factory = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise StartupError(
+            f"The WSGI application {module_name}.{attr} is not available "
+            f"({exc}); install keel-heat-api."
+        ) from exc
+    return factory(conf)
+
+
+def noauth_project(conf: cfg.ConfigOpts) -> str | None:
+    """Return the noauth project when the API runs without Keystone."""
+    if "api" in conf and conf.api.get("auth_strategy") == "noauth":
+        return str(conf.api.noauth_project_id)
+    return None
+
+
+def check_binding(conf: cfg.ConfigOpts) -> None:
+    """Refuse to serve the noauth mode anywhere but on loopback.
+
+    :raises StartupError: naming the offending option
+    """
+    project = noauth_project(conf)
+    if project is None:
+        return
+    for group in ("heat_api", "heat_api_cfn"):
+        host = conf[group].bind_host
+        if not embedded.is_loopback(host):
+            raise StartupError(
+                f"[{group}] bind_host = {host}: the noauth mode only binds "
+                f"to a loopback address; configure Keystone "
+                f"([api] auth_strategy = keystone) to listen on {host}."
+            )
+    LOG.warning(NOAUTH_WARNING, project)
+
+
+def _wait_for_signal() -> int:
+    stop = threading.Event()
+    received: list[int] = []
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        received.append(signum)
+        stop.set()
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, handler)
+    stop.wait()
+    return received[0]
+
+
+def run(
+    conf: cfg.ConfigOpts,
+    factory: EngineServiceFactory,
+    wait: Callable[[], int] = _wait_for_signal,
+) -> None:
+    """Start the engine and both APIs, wait, then stop them in order."""
+    native = load_app(conf, NATIVE_APP)
+    cfn = load_app(conf, CFN_APP)
+    engine = factory(conf, uuidutils.generate_uuid())
+    engine.start()
+    servers = [
+        WSGIServer(
+            "native API",
+            native,
+            conf.heat_api.bind_host,
+            conf.heat_api.bind_port,
+        ),
+        WSGIServer(
+            "CFN API",
+            cfn,
+            conf.heat_api_cfn.bind_host,
+            conf.heat_api_cfn.bind_port,
+        ),
+    ]
+    for server in servers:
+        server.start()
+    LOG.info(
+        "%s ready: native API %s/ CFN API %s/",
+        PROG,
+        servers[0].url,
+        servers[1].url,
+    )
+    try:
+        signum = wait()
+        LOG.info("%s stopping on signal %s", PROG, signum)
+    finally:
+        for server in servers:
+            server.stop()
+        engine.stop()
+        engine.wait()
+        transport.cleanup()
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    factory: EngineServiceFactory | None = None,
+) -> int:
+    """Run keel-heat-all.
+
+    :param argv: arguments without the program name
+    :param factory: the engine service class; imported from
+        ``keel_heat_core.service.engine`` when ``None``
+    :returns: the exit status
+    """
+    conf = cfg.CONF
+    _register_api_opts(conf)
+    conf = prepare_conf(argv, PROG, conf)
+    state = embedded.apply_defaults(conf)
+    LOG.info("%s state directory: %s", PROG, state)
+    try:
+        check_binding(conf)
+        factory = factory or load_engine_factory()
+        plugins.load_plugins(conf)
+        run(conf, factory)
+    except (StartupError, EngineUnavailable, plugins.PluginError) as exc:
+        LOG.error("%s cannot start: %s", PROG, exc)
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,99 @@
+"""An in-memory :class:`~.store.SyncPointStore` for tests and tooling.
+
+It keeps the database's semantics (copy on read, compare-and-swap on
+``atomic_key``), so logic proven against it holds against the real table.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+from keel_heat_core.convergence.store import SyncPointRow
+
+_Key = tuple[str, str, bool]
+
+
+class MemorySyncPointStore:
+    """Thread-safe sync points held in a dict."""
+
+    def __init__(self) -> None:
+        self._rows: dict[_Key, SyncPointRow] = {}
+        self._lock = threading.Lock()
+        #: number of compare-and-swap attempts that missed (for tests)
+        self.cas_misses = 0
+
+    def create_sync_points(
+        self,
+        stack_id: str,
+        traversal_id: str,
+        points: Iterable[tuple[str, bool]],
+    ) -> None:
+        """Insert one empty row per ``(entity_id, is_update)``."""
+        with self._lock:
+            for entity_id, is_update in points:
+                key = (str(entity_id), traversal_id, bool(is_update))
+                if key in self._rows:
+                    raise KeyError(f"duplicate sync point {key!r}")
+                self._rows[key] = SyncPointRow(
+                    str(entity_id), traversal_id, bool(is_update), stack_id
+                )
+
+    def get_sync_point(
+        self, entity_id: str, traversal_id: str, is_update: bool
+    ) -> SyncPointRow | None:
+        """A copy of one row, or None."""
+        with self._lock:
+            row = self._rows.get((str(entity_id), traversal_id, is_update))
+            return copy.deepcopy(row)
+
+    def update_sync_point(
+        self,
+        row: SyncPointRow,
+        input_data: dict[str, Any],
+        extra_data: dict[str, Any] | None,
+    ) -> bool:
+        """Compare-and-swap on ``atomic_key``."""
+        key = (row.entity_id, row.traversal_id, row.is_update)
+        with self._lock:
+            current = self._rows.get(key)
+            if current is None or current.atomic_key != row.atomic_key:
+                self.cas_misses += 1
+                return False
+            current.input_data = copy.deepcopy(input_data)
+            if extra_data is not None:
+                current.extra_data = copy.deepcopy(extra_data)
+            current.atomic_key += 1
+            return True
+
+    def list_sync_points(
+        self, stack_id: str, traversal_id: str
+    ) -> list[SyncPointRow]:
+        """Copies of a traversal's rows."""
+        with self._lock:
+            return copy.deepcopy(
+                [
+                    r
+                    for k, r in self._rows.items()
+                    if k[1] == traversal_id and r.stack_id == stack_id
+                ]
+            )
+
+    def delete_sync_points(self, stack_id: str, traversal_id: str) -> int:
+        """Delete a traversal's rows."""
+        with self._lock:
+            doomed = [
+                k
+                for k, r in self._rows.items()
+                if k[1] == traversal_id and r.stack_id == stack_id
+            ]
+            for key in doomed:
+                del self._rows[key]
+            return len(doomed)
+
+    def rows(self) -> list[SyncPointRow]:
+        """Copies of every row (for assertions)."""
+        with self._lock:
+            return copy.deepcopy(list(self._rows.values()))

@@ -1,0 +1,64 @@
+"""What the convergence layer needs from persistence.
+
+Narrow protocols, so the real repositories plug in through a small adapter
+and the pure logic is tested against :mod:`.memory_store`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+
+@dataclasses.dataclass
+class SyncPointRow:
+    """One ``sync_point`` row, JSON columns already parsed.
+
+    ``input_data`` and ``extra_data`` hold the *inner* dicts (the database
+    wraps them as ``{"input_data": {...}}`` and ``{"extra_data": {...}}``).
+    """
+
+    entity_id: str
+    traversal_id: str
+    is_update: bool
+    stack_id: str
+    atomic_key: int = 0
+    input_data: dict[str, Any] = dataclasses.field(default_factory=dict)
+    extra_data: dict[str, Any] | None = None
+
+
+class SyncPointStore(Protocol):
+    """Sync point persistence (the ``sync_point`` table)."""
+
+    def create_sync_points(
+        self,
+        stack_id: str,
+        traversal_id: str,
+        points: Iterable[tuple[str, bool]],
+    ) -> None:
+        """Insert one empty row per ``(entity_id, is_update)`` in one batch."""
+
+    def get_sync_point(
+        self, entity_id: str, traversal_id: str, is_update: bool
+    ) -> SyncPointRow | None:
+        """Read one row, or None if it does not exist."""
+
+    def update_sync_point(
+        self,
+        row: SyncPointRow,
+        input_data: dict[str, Any],
+        extra_data: dict[str, Any] | None,
+    ) -> bool:
+        """Compare-and-swap on ``row.atomic_key``; bump it on success.
+
+        :returns: True when a row matched.
+        """
+
+    def list_sync_points(
+        self, stack_id: str, traversal_id: str
+    ) -> list[SyncPointRow]:
+        """Every sync point of a traversal (for resume)."""
+
+    def delete_sync_points(self, stack_id: str, traversal_id: str) -> int:
+        """Delete every sync point of a traversal; return the count."""

@@ -1,0 +1,298 @@
+"""Sync points: joining the predecessors of a node (engine spec §3.5).
+
+Every node of a traversal, and the stack itself, has a ``sync_point`` row.
+A predecessor that finishes merges ``{its key: its value}`` into the row
+with a compare-and-swap on ``atomic_key``; the writer whose write makes the
+row hold every predecessor key triggers the node. The CAS serialises the
+writers, so with each predecessor writing once exactly one of them sees
+the row complete.
+
+A predecessor delivering *again* (a re-driven node, a duplicated message)
+does not fire the node a second time: a write whose key was already there
+while the row was already complete is a duplicate. A node re-triggering
+*itself* in a newer traversal (§3.7) is not a predecessor, so its write
+fires the node whenever the row is complete, as in Heat.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Callable, Collection, Iterable
+from typing import Any
+
+from keel_heat_core.convergence.node import Node, node_from_key, node_key
+from keel_heat_core.convergence.store import SyncPointRow, SyncPointStore
+from keel_heat_core.graph import Graph
+
+
+class SyncPointNotFound(LookupError):
+    """The sync point row is gone: its traversal was superseded."""
+
+    def __init__(self, entity_id: str, traversal_id: str) -> None:
+        self.entity_id = entity_id
+        self.traversal_id = traversal_id
+        super().__init__(f"The Sync Point ({entity_id}) could not be found.")
+
+
+@dataclasses.dataclass(frozen=True)
+class Ready:
+    """A node whose predecessors have all reported.
+
+    :ivar node: the node to trigger (None for the stack sync point).
+    :ivar input_data: ``{key: value}`` of every predecessor (keys are the
+        ``tuple:`` strings, as stored and cast).
+    :ivar resource_failures: failures accumulated on the way (CHECK).
+    :ivar skip_propagate: a predecessor asked to skip the work (CHECK).
+    """
+
+    node: Node | None
+    input_data: dict[str, Any]
+    resource_failures: dict[str, str]
+    skip_propagate: bool
+
+
+def backoff(missing: int, attempt: int) -> float:
+    """Seconds to wait after a CAS miss (Heat's random exponential).
+
+    The base grows with the number of predecessors still missing (busy
+    rows wait longer) and is capped at 10 s; the wait itself at 60 s.
+    """
+    base = min(0.01 * max(missing - 1, 1), 10.0)
+    return min(random.uniform(0, base * (2**attempt)), 60.0)
+
+
+def entity_id_of(node: Node) -> str:
+    """The ``sync_point.entity_id`` of a node."""
+    return str(node.entity_id)
+
+
+def present(input_data: dict[str, Any]) -> set[Node]:
+    """The nodes that have reported into ``input_data``."""
+    return {node_from_key(key) for key in input_data}
+
+
+def sync(
+    store: SyncPointStore,
+    entity_id: str,
+    traversal_id: str,
+    is_update: bool,
+    predecessors: Collection[Node],
+    sender: Node,
+    value: Any,
+    new_failures: dict[str, str] | None = None,
+    skip_propagate: bool = False,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Ready | None:
+    """Merge ``{sender: value}`` into a sync point; report completion.
+
+    :raises SyncPointNotFound: the row does not exist.
+    :returns: :class:`Ready` if this write fires the node, else None.
+    """
+    wanted = set(predecessors)
+    attempt = 0
+    while True:
+        row = store.get_sync_point(entity_id, traversal_id, is_update)
+        if row is None:
+            raise SyncPointNotFound(entity_id, traversal_id)
+        write = plan_write(row, sender, value, new_failures, skip_propagate)
+        if store.update_sync_point(row, write.input_data, write.extra_data):
+            return write.outcome(wanted, sender)
+        attempt += 1
+        sleep(backoff(len(wanted - write.before), attempt))
+
+
+@dataclasses.dataclass(frozen=True)
+class PlannedWrite:
+    """The write one sender makes to a sync point row it has read."""
+
+    row: SyncPointRow
+    before: set[Node]
+    input_data: dict[str, Any]
+    extra_data: dict[str, Any] | None
+
+    def outcome(self, wanted: set[Node], sender: Node) -> Ready | None:
+        """What a *successful* write of this plan means for the node."""
+        if not wanted <= present(self.input_data):
+            return None
+        if (
+            sender in wanted
+            and sender in self.before
+            and wanted <= self.before
+        ):
+            return None  # a duplicate delivery to an already fired node
+        extra = self.extra_data
+        if extra is None:
+            extra = self.row.extra_data or {}
+        return Ready(
+            None,
+            self.input_data,
+            dict(extra.get("resource_failures") or {}),
+            bool(extra.get("skip_propagate")),
+        )
+
+
+def plan_write(
+    row: SyncPointRow,
+    sender: Node,
+    value: Any,
+    new_failures: dict[str, str] | None = None,
+    skip_propagate: bool = False,
+) -> PlannedWrite:
+    """Merge ``{sender: value}`` (and failures) into what was read."""
+    data = dict(row.input_data)
+    data[node_key(sender)] = value
+    return PlannedWrite(
+        row,
+        present(row.input_data),
+        data,
+        _merge_extra(row, new_failures, skip_propagate),
+    )
+
+
+def _merge_extra(
+    row: SyncPointRow,
+    new_failures: dict[str, str] | None,
+    skip_propagate: bool,
+) -> dict[str, Any] | None:
+    if not new_failures and not skip_propagate:
+        return None
+    extra = dict(row.extra_data or {})
+    failures = dict(extra.get("resource_failures") or {})
+    failures.update(new_failures or {})
+    extra["resource_failures"] = failures
+    if skip_propagate:
+        extra["skip_propagate"] = True
+    return extra
+
+
+def successors_in_order(graph: Graph[Node], node: Node) -> list[Node]:
+    """What requires ``node``, cleanup successors first (as Heat)."""
+    after = graph.required_by(node)
+    return [n for n in after if not n.is_update] + [
+        n for n in after if n.is_update
+    ]
+
+
+def create_traversal_sync_points(
+    store: SyncPointStore,
+    stack_id: str,
+    traversal_id: str,
+    graph: Graph[Node],
+) -> None:
+    """Insert one sync point per node plus the stack's, in one batch."""
+    points: list[tuple[str, bool]] = [
+        (entity_id_of(n), n.is_update) for n in graph.nodes()
+    ]
+    points.append((stack_id, True))
+    store.create_sync_points(stack_id, traversal_id, points)
+
+
+def propagate(
+    store: SyncPointStore,
+    graph: Graph[Node],
+    stack_id: str,
+    traversal_id: str,
+    node: Node,
+    value_for: Callable[[Node], Any],
+    new_failures: dict[str, str] | None = None,
+    skip_propagate: bool = False,
+    sleep: Callable[[float], None] = time.sleep,
+) -> tuple[list[Ready], Ready | None]:
+    """Report ``node`` finished to its successors and, for a root, the stack.
+
+    :param value_for: the value ``node`` sends to a given successor.
+    :returns: ``(nodes to trigger, stack completion or None)``.
+    :raises SyncPointNotFound: the traversal was superseded.
+    """
+    fired: list[Ready] = []
+    for succ in successors_in_order(graph, node):
+        ready = sync(
+            store,
+            entity_id_of(succ),
+            traversal_id,
+            succ.is_update,
+            graph.requires(succ),
+            node,
+            value_for(succ),
+            new_failures,
+            skip_propagate,
+            sleep,
+        )
+        if ready is not None:
+            fired.append(dataclasses.replace(ready, node=succ))
+    stack_ready = None
+    if not graph.required_by(node):
+        stack_ready = sync(
+            store,
+            stack_id,
+            traversal_id,
+            True,
+            graph.roots(),
+            node,
+            None,
+            new_failures,
+            False,
+            sleep,
+        )
+    return fired, stack_ready
+
+
+def retrigger(
+    store: SyncPointStore,
+    graph: Graph[Node],
+    traversal_id: str,
+    node: Node,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Ready | None:
+    """Re-enter ``node`` into a (newer) traversal it was dropped from.
+
+    Writes ``{node: null}`` into the node's own sync point; fires it when
+    all of its predecessors have reported.
+    """
+    ready = sync(
+        store,
+        entity_id_of(node),
+        traversal_id,
+        node.is_update,
+        graph.requires(node),
+        node,
+        None,
+        sleep=sleep,
+    )
+    return None if ready is None else dataclasses.replace(ready, node=node)
+
+
+def pending_nodes(
+    graph: Graph[Node],
+    rows: Iterable[SyncPointRow],
+    stack_id: str,
+) -> list[Node]:
+    """Nodes that were (or should have been) triggered but never finished.
+
+    The basis of automatic resume (``docs/design/resume.md``): a node is
+    *triggered* when it is a leaf or its sync point holds every predecessor;
+    it is *finished* when every successor's sync point (the stack's, for a
+    root) holds its key. Everything triggered and not finished is pending.
+    """
+    by_entity = {
+        (r.entity_id, r.is_update): present(r.input_data) for r in rows
+    }
+    stack_inputs = by_entity.get((stack_id, True), set())
+    pending = []
+    for node in graph.nodes():
+        inputs = by_entity.get((entity_id_of(node), node.is_update), set())
+        if not set(graph.requires(node)) <= inputs:
+            continue
+        succs = graph.required_by(node)
+        if succs:
+            done = all(
+                node in by_entity.get((entity_id_of(s), s.is_update), set())
+                for s in succs
+            )
+        else:
+            done = node in stack_inputs
+        if not done:
+            pending.append(node)
+    return pending

@@ -1,0 +1,129 @@
+"""The database handle every repository function takes first.
+
+:class:`Database` wraps one SQLAlchemy engine built by oslo.db (which
+translates driver errors into ``DBDeadlock``, ``DBDuplicateEntry``,
+``DBReferenceError``...) and the ``auth_encryption_key`` used to read and
+write encrypted columns.
+
+On MySQL and MariaDB the connection uses found-rows semantics
+(``CLIENT_FOUND_ROWS``): an ``UPDATE`` that matches a row without changing
+it still counts as one row, which is what every compare-and-swap of the
+engine relies on. SQLAlchemy's MySQL drivers set the flag; we check it on
+first connection and refuse to run without it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any, ParamSpec, TypeVar
+
+from oslo_db import api as oslo_db_api
+from oslo_db import exception as db_exc
+from oslo_db.sqlalchemy import engines
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from keel_heat_core import crypt
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+#: Bit of the MySQL client flags that makes UPDATE report matched rows.
+CLIENT_FOUND_ROWS = 2
+
+
+class Database:
+    """An engine, a session factory and the encryption key.
+
+    :param url: an SQLAlchemy URL (Heat's ``[database] connection``).
+    :param encryption_key: ``auth_encryption_key``; ``None`` uses Heat's
+        well-known default (only acceptable in tests and embedded mode,
+        which :func:`keel_heat_core.crypt.check_key` enforces at start-up).
+    :param engine_options: extra keyword arguments for oslo.db's
+        ``create_engine`` (``max_pool_size``, ``max_overflow``...).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        encryption_key: str | None = None,
+        **engine_options: Any,
+    ) -> None:
+        engine_options.setdefault("mysql_sql_mode", "TRADITIONAL")
+        engine_options.setdefault("max_retries", 3)
+        engine_options.setdefault("retry_interval", 1)
+        self.engine: Engine = engines.create_engine(url, **engine_options)
+        self.encryption_key = (
+            encryption_key if encryption_key is not None else crypt.DEFAULT_KEY
+        )
+        if self.engine.dialect.name == "mysql":
+            event.listen(self.engine, "connect", _require_found_rows)
+        self._sessions = sessionmaker(
+            bind=self.engine, expire_on_commit=False, autoflush=False
+        )
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite``, ``mysql`` or ``postgresql``."""
+        return str(self.engine.dialect.name)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A session inside one transaction, committed on success."""
+        with self._sessions.begin() as session:
+            yield session
+
+    def encrypt(self, value: str | None) -> tuple[str | None, str | None]:
+        """Encrypt with this database's key (see :mod:`crypt`)."""
+        return crypt.encrypt(value, self.encryption_key)
+
+    def decrypt(self, method: str | None, value: str | None) -> str | None:
+        """Decrypt a value stored with ``method``."""
+        return crypt.decrypt(method, value, self.encryption_key)
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+
+def _require_found_rows(dbapi_connection: Any, _record: Any) -> None:
+    flags = getattr(dbapi_connection, "client_flag", None)
+    if flags is not None and not flags & CLIENT_FOUND_ROWS:
+        raise RuntimeError(
+            "MySQL connection without CLIENT_FOUND_ROWS: compare-and-swap "
+            "updates would be misreported"
+        )
+
+
+def _is_duplicate(exc: BaseException) -> bool:
+    return isinstance(exc, db_exc.DBDuplicateEntry)
+
+
+def retry_on_db_error(func: Callable[P, R]) -> Callable[P, R]:
+    """Retry a whole transaction on deadlock or lost connection.
+
+    Three retries, 0.5 s growing interval, as Heat does for its writes.
+    """
+    wrapped: Callable[P, R] = oslo_db_api.wrap_db_retry(
+        max_retries=3,
+        retry_on_deadlock=True,
+        retry_on_disconnect=True,
+        retry_interval=0.5,
+        inc_retry_interval=True,
+    )(func)
+    return wrapped
+
+
+def retry_on_duplicate(func: Callable[P, R]) -> Callable[P, R]:
+    """Retry on deadlock, lost connection and duplicate entry."""
+    wrapped: Callable[P, R] = oslo_db_api.wrap_db_retry(
+        max_retries=3,
+        retry_on_deadlock=True,
+        retry_on_disconnect=True,
+        retry_interval=0.5,
+        inc_retry_interval=True,
+        exception_checker=_is_duplicate,
+    )(func)
+    return wrapped

@@ -1,0 +1,463 @@
+"""Resource repository: the ``resource`` table and its lock.
+
+Records are :class:`~keel_heat_core.db.records.ResourceRecord` with the
+properties and attribute data already resolved; loading all resources of
+a stack is a single query (two outer joins on the rpd table), whatever
+the number of resources.
+
+The lock is the pair (``engine_id``, ``atomic_key``). :func:`update` is
+the compare-and-swap every locking write uses::
+
+    UPDATE resource SET <values>, atomic_key = k + 1 (1 when k is NULL)
+     WHERE id = :id AND engine_id <=> :expected AND atomic_key <=> :k
+
+It returns ``True`` when a row matched. Acquire passes
+``expected_engine_id=None`` and ``values={"engine_id": me, ...}``; release
+passes ``expected_engine_id=me`` and ``values={"engine_id": None, ...}``.
+:func:`update_unconditional` is for the writes that do not lock;
+:func:`steal_lock` clears a dead engine's lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from oslo_db import exception as db_exc
+from sqlalchemy import delete, select
+from sqlalchemy import update as sa_update
+from sqlalchemy.orm import Session, aliased
+
+from keel_heat_core.db import exceptions, models, raw_template, records
+from keel_heat_core.db import resource_properties_data as rpd
+from keel_heat_core.db.database import Database, retry_on_db_error
+from keel_heat_core.db.scope import ADMIN, Scope
+
+_COLUMNS = frozenset(models.Resource.__table__.columns.keys())
+_PROPS = aliased(models.ResourcePropertiesData, name="props")
+_ATTRS = aliased(models.ResourcePropertiesData, name="attrs")
+
+
+def _check_columns(values: Mapping[str, Any]) -> None:
+    unknown = set(values) - _COLUMNS
+    if unknown:
+        raise ValueError(f"Unknown resource columns: {sorted(unknown)}")
+
+
+def _select() -> Any:
+    res = models.Resource
+    return (
+        select(
+            res,
+            _PROPS.data,
+            _PROPS.encrypted,
+            _ATTRS.data,
+            _ATTRS.encrypted,
+        )
+        .outerjoin(_PROPS, res.rsrc_prop_data_id == _PROPS.id)
+        .outerjoin(_ATTRS, res.attr_data_id == _ATTRS.id)
+    )
+
+
+def _record(db: Database, row: Any) -> records.ResourceRecord:
+    res, p_data, p_enc, a_data, a_enc = row
+    if res.rsrc_prop_data_id is not None:
+        props = rpd.decode(db, p_data, p_enc)
+    else:
+        props = rpd.decode(
+            db, res.properties_data, res.properties_data_encrypted
+        )
+    return records.from_row(
+        records.ResourceRecord,
+        res,
+        properties_data=props,
+        attr_data=rpd.decode(db, a_data, a_enc),
+    )
+
+
+def _fetch(db: Database, stmt: Any) -> list[records.ResourceRecord]:
+    with db.transaction() as session:
+        return [_record(db, row) for row in session.execute(stmt)]
+
+
+@retry_on_db_error
+def create(db: Database, values: Mapping[str, Any]) -> records.ResourceRecord:
+    """Insert a resource row; ``values`` are column values."""
+    _check_columns(values)
+    with db.transaction() as session:
+        row = models.Resource(**values)
+        session.add(row)
+        session.flush()
+        new_id = row.id
+    found = get(db, new_id)
+    assert found is not None
+    return found
+
+
+def get(db: Database, resource_id: int) -> records.ResourceRecord | None:
+    """A resource by row id, or ``None``."""
+    rows = _fetch(db, _select().where(models.Resource.id == resource_id))
+    return rows[0] if rows else None
+
+
+def get_by_name_and_stack(
+    db: Database, name: str, stack_id: str
+) -> records.ResourceRecord | None:
+    """The resource of a stack with this name (the newest row)."""
+    res = models.Resource
+    stmt = (
+        _select()
+        .where(res.name == name, res.stack_id == stack_id)
+        .order_by(res.id.desc())
+        .limit(1)
+    )
+    rows = _fetch(db, stmt)
+    return rows[0] if rows else None
+
+
+def get_by_physical_resource_id(
+    db: Database, physical_id: str, scope: Scope = ADMIN
+) -> list[records.ResourceRecord]:
+    """Resources whose ``nova_instance`` is ``physical_id``, in stacks the
+    scope can see."""
+    res, stack = models.Resource, models.Stack
+    stmt = (
+        _select()
+        .join(stack, stack.id == res.stack_id)
+        .where(res.nova_instance == physical_id)
+    )
+    if not scope.is_admin:
+        stmt = stmt.where(stack.tenant == scope.project_id)
+    return _fetch(db, stmt.order_by(res.id))
+
+
+def get_all_by_stack(
+    db: Database, stack_id: str, filters: Mapping[str, Any] | None = None
+) -> list[records.ResourceRecord]:
+    """All rows of a stack in id order (one query).
+
+    :param filters: exact matches on columns; a list value means ``IN``.
+    """
+    res = models.Resource
+    stmt = _select().where(res.stack_id == stack_id)
+    for key, value in (filters or {}).items():
+        if key not in _COLUMNS:
+            raise exceptions.Invalid(f"Unknown filter key {key!r}")
+        column = getattr(res, key)
+        if isinstance(value, list | tuple | set | frozenset):
+            stmt = stmt.where(column.in_(list(value)))
+        else:
+            stmt = stmt.where(column == value)
+    return _fetch(db, stmt.order_by(res.id))
+
+
+def get_all_active_by_stack(
+    db: Database, stack_id: str
+) -> list[records.ResourceRecord]:
+    """Rows of a stack except ``DELETE_COMPLETE`` ones (one query)."""
+    res = models.Resource
+    stmt = _select().where(
+        res.stack_id == stack_id,
+        ~((res.action == "DELETE") & (res.status == "COMPLETE")),
+    )
+    return _fetch(db, stmt.order_by(res.id))
+
+
+def get_all_by_root_stack(
+    db: Database, root_stack_id: str
+) -> list[records.ResourceRecord]:
+    """Every resource of a stack tree (one query)."""
+    res = models.Resource
+    stmt = _select().where(res.root_stack_id == root_stack_id)
+    return _fetch(db, stmt.order_by(res.id))
+
+
+def _cas_statement(
+    resource_id: int,
+    values: Mapping[str, Any],
+    atomic_key: int | None,
+    expected_engine_id: str | None,
+) -> Any:
+    res = models.Resource
+    new_values = dict(values)
+    new_values["atomic_key"] = 1 if atomic_key is None else atomic_key + 1
+    engine_match = (
+        res.engine_id.is_(None)
+        if expected_engine_id is None
+        else res.engine_id == expected_engine_id
+    )
+    key_match = (
+        res.atomic_key.is_(None)
+        if atomic_key is None
+        else res.atomic_key == atomic_key
+    )
+    return (
+        sa_update(res)
+        .where(res.id == resource_id, engine_match, key_match)
+        .values(**new_values)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def update_in_session(
+    session: Session,
+    resource_id: int,
+    values: Mapping[str, Any],
+    atomic_key: int | None,
+    expected_engine_id: str | None = None,
+) -> bool:
+    """:func:`update` inside the caller's transaction."""
+    _check_columns(values)
+    stmt = _cas_statement(resource_id, values, atomic_key, expected_engine_id)
+    return bool(session.execute(stmt).rowcount)  # type: ignore[attr-defined]
+
+
+@retry_on_db_error
+def update(
+    db: Database,
+    resource_id: int,
+    values: Mapping[str, Any],
+    atomic_key: int | None,
+    expected_engine_id: str | None = None,
+) -> bool:
+    """Compare-and-swap write; see the module docstring.
+
+    :returns: ``True`` when the row matched (the new ``atomic_key`` is then
+        ``atomic_key + 1``, or 1 when it was ``None``).
+    """
+    with db.transaction() as session:
+        return update_in_session(
+            session, resource_id, values, atomic_key, expected_engine_id
+        )
+
+
+@retry_on_db_error
+def update_unconditional(
+    db: Database, resource_id: int, values: Mapping[str, Any]
+) -> bool:
+    """Write values without touching the lock; ``True`` if the row exists."""
+    _check_columns(values)
+    with db.transaction() as session:
+        result = session.execute(
+            sa_update(models.Resource)
+            .where(models.Resource.id == resource_id)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def steal_lock(
+    db: Database, resource_id: int, values: Mapping[str, Any] | None = None
+) -> bool:
+    """Clear ``engine_id`` (a dead engine's lock) and write ``values``."""
+    return update_unconditional(
+        db, resource_id, {**(values or {}), "engine_id": None}
+    )
+
+
+class ReferenceMissing(exceptions.DBError):
+    """A row the new resource refers to (its template) has gone."""
+
+
+@retry_on_db_error
+def create_replacement(
+    db: Database,
+    existing_id: int,
+    new_values: Mapping[str, Any],
+    atomic_key: int | None,
+    expected_engine_id: str | None = None,
+) -> records.ResourceRecord | None:
+    """Insert a replacement row and point the old row's ``replaced_by`` to it.
+
+    Both writes happen in one transaction; when the compare-and-swap on the
+    old row misses, nothing is kept and ``None`` is returned (the caller
+    raises ``UpdateInProgress``).
+
+    :raises ReferenceMissing: the replacement's template no longer exists.
+    """
+    _check_columns(new_values)
+
+    class _Missed(Exception):
+        pass
+
+    try:
+        with db.transaction() as session:
+            row = models.Resource(**new_values)
+            session.add(row)
+            session.flush()
+            new_id = row.id
+            if not update_in_session(
+                session,
+                existing_id,
+                {"replaced_by": new_id},
+                atomic_key,
+                expected_engine_id,
+            ):
+                raise _Missed()
+    except _Missed:
+        return None
+    except db_exc.DBReferenceError as exc:
+        raise ReferenceMissing(str(exc)) from exc
+    return get(db, new_id)
+
+
+@retry_on_db_error
+def store_attributes(
+    db: Database,
+    resource_id: int,
+    atomic_key: int | None,
+    attr_data: Mapping[Any, Any],
+    attr_id: int | None = None,
+) -> int | None:
+    """Cache resolved attributes of an unlocked resource.
+
+    Writes the rpd row (in place when ``attr_id`` is given), then sets
+    ``attr_data_id`` under ``engine_id IS NULL AND atomic_key <=> k AND
+    (attr_data_id = new OR attr_data_id IS NULL)``; on a miss the new rpd
+    row is deleted.
+
+    :returns: the rpd id, or ``None`` when the swap missed.
+    """
+    stored = rpd.create_or_update(db, attr_data, attr_id)
+    res = models.Resource
+    key_match = (
+        res.atomic_key.is_(None)
+        if atomic_key is None
+        else res.atomic_key == atomic_key
+    )
+    new_key = 1 if atomic_key is None else atomic_key + 1
+    with db.transaction() as session:
+        result = session.execute(
+            sa_update(res)
+            .where(
+                res.id == resource_id,
+                key_match,
+                res.engine_id.is_(None),
+                (res.attr_data_id == stored.id) | res.attr_data_id.is_(None),
+            )
+            .values(attr_data_id=stored.id, atomic_key=new_key)
+            .execution_options(synchronize_session=False)
+        )
+        if result.rowcount:  # type: ignore[attr-defined]
+            return stored.id
+        session.execute(
+            delete(models.ResourcePropertiesData).where(
+                models.ResourcePropertiesData.id == stored.id
+            )
+        )
+        return None
+
+
+@retry_on_db_error
+def delete_attr_data(db: Database, resource_id: int, attr_id: int) -> None:
+    """Drop the cached attributes of a resource."""
+    with db.transaction() as session:
+        session.execute(
+            sa_update(models.Resource)
+            .where(
+                models.Resource.id == resource_id,
+                models.Resource.attr_data_id == attr_id,
+            )
+            .values(attr_data_id=None)
+            .execution_options(synchronize_session=False)
+        )
+        session.execute(
+            delete(models.ResourcePropertiesData).where(
+                models.ResourcePropertiesData.id == attr_id
+            )
+        )
+
+
+def delete_in_session(session: Session, resource_ids: Sequence[int]) -> None:
+    """Hard-delete rows, their ``resource_data`` and attribute rpd rows."""
+    ids = list(resource_ids)
+    if not ids:
+        return
+    res = models.Resource
+    attr_ids = [
+        a
+        for a in session.scalars(
+            select(res.attr_data_id).where(res.id.in_(ids))
+        )
+        if a is not None
+    ]
+    session.execute(
+        delete(models.ResourceData).where(
+            models.ResourceData.resource_id.in_(ids)
+        )
+    )
+    session.execute(delete(res).where(res.id.in_(ids)))
+    if attr_ids:
+        session.execute(
+            delete(models.ResourcePropertiesData).where(
+                models.ResourcePropertiesData.id.in_(attr_ids)
+            )
+        )
+
+
+@retry_on_db_error
+def delete_resource(db: Database, resource_id: int) -> None:
+    """Hard-delete one resource row (with its data and cached attributes)."""
+    with db.transaction() as session:
+        delete_in_session(session, [resource_id])
+
+
+@retry_on_db_error
+def purge_deleted(db: Database, stack_id: str) -> None:
+    """Remove a stack's ``DELETE_COMPLETE`` rows and what only they used.
+
+    Deletes the rows, their attribute rpd rows and every template that was
+    their ``current_template_id`` and that no stack (current or previous
+    template) nor remaining resource still references.
+    """
+    res, stack = models.Resource, models.Stack
+    with db.transaction() as session:
+        gone = session.execute(
+            select(res.id, res.current_template_id).where(
+                res.stack_id == stack_id,
+                res.action == "DELETE",
+                res.status == "COMPLETE",
+            )
+        ).all()
+        if not gone:
+            return
+        delete_in_session(session, [r.id for r in gone])
+        candidates = {r.current_template_id for r in gone} - {None}
+        if not candidates:
+            return
+        used = set(
+            session.scalars(
+                select(stack.raw_template_id).where(
+                    stack.raw_template_id.in_(candidates)
+                )
+            )
+        )
+        used |= set(
+            session.scalars(
+                select(stack.prev_raw_template_id).where(
+                    stack.prev_raw_template_id.in_(candidates)
+                )
+            )
+        )
+        used |= set(
+            session.scalars(
+                select(res.current_template_id).where(
+                    res.current_template_id.in_(candidates)
+                )
+            )
+        )
+        raw_template.delete_in_session(session, candidates - used)
+
+
+def get_locking_engines(db: Database, stack_id: str) -> set[str]:
+    """Engines holding a lock on some resource of the stack."""
+    res = models.Resource
+    with db.transaction() as session:
+        return set(
+            session.scalars(
+                select(res.engine_id)
+                .where(res.stack_id == stack_id, res.engine_id.is_not(None))
+                .distinct()
+            )
+        )

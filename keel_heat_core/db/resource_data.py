@@ -1,0 +1,107 @@
+"""Resource data repository: key/value rows of a resource.
+
+One row per (resource, key), enforced here. With ``redact`` the value is
+encrypted and ``decrypt_method`` set; otherwise ``decrypt_method`` is
+``''``. Reads return clear values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlalchemy import delete as sa_delete
+from sqlalchemy import select
+
+from keel_heat_core.db import exceptions, models
+from keel_heat_core.db.database import Database, retry_on_db_error
+
+
+def _clear(db: Database, row: models.ResourceData) -> str | None:
+    if row.redact:
+        return db.decrypt(row.decrypt_method, row.value)
+    return row.value
+
+
+def get_all(db: Database, resource_id: int) -> dict[str, str | None]:
+    """``{key: value}`` of a resource."""
+    return get_all_by_resources(db, [resource_id]).get(resource_id, {})
+
+
+def get_all_by_resources(
+    db: Database, resource_ids: Iterable[int]
+) -> dict[int, dict[str, str | None]]:
+    """Data of many resources in one query: ``{resource_id: {key: v}}``."""
+    ids = list(resource_ids)
+    result: dict[int, dict[str, str | None]] = {}
+    if not ids:
+        return result
+    with db.transaction() as session:
+        rows = session.scalars(
+            select(models.ResourceData)
+            .where(models.ResourceData.resource_id.in_(ids))
+            .order_by(models.ResourceData.id)
+        )
+        for row in rows:
+            result.setdefault(row.resource_id, {})[str(row.key)] = _clear(
+                db, row
+            )
+    return result
+
+
+def get(db: Database, resource_id: int, key: str) -> str | None:
+    """One value.
+
+    :raises exceptions.NotFound: no such key.
+    """
+    with db.transaction() as session:
+        row = session.scalars(
+            select(models.ResourceData).where(
+                models.ResourceData.resource_id == resource_id,
+                models.ResourceData.key == key,
+            )
+        ).first()
+        if row is None:
+            raise exceptions.NotFound("No resource data found")
+        return _clear(db, row)
+
+
+@retry_on_db_error
+def set_value(
+    db: Database,
+    resource_id: int,
+    key: str,
+    value: str | None,
+    redact: bool = False,
+) -> None:
+    """Create or overwrite one key."""
+    method, stored = db.encrypt(value) if redact else ("", value)
+    with db.transaction() as session:
+        row = session.scalars(
+            select(models.ResourceData).where(
+                models.ResourceData.resource_id == resource_id,
+                models.ResourceData.key == key,
+            )
+        ).first()
+        if row is None:
+            row = models.ResourceData(resource_id=resource_id, key=key)
+            session.add(row)
+        row.redact = redact
+        row.value = stored
+        row.decrypt_method = method
+
+
+@retry_on_db_error
+def delete(db: Database, resource_id: int, key: str) -> None:
+    """Remove one key.
+
+    :raises exceptions.NotFound: no such key.
+    """
+    with db.transaction() as session:
+        result = session.execute(
+            sa_delete(models.ResourceData).where(
+                models.ResourceData.resource_id == resource_id,
+                models.ResourceData.key == key,
+            )
+        )
+        if not result.rowcount:  # type: ignore[attr-defined]
+            raise exceptions.NotFound("No resource data found")

@@ -1,0 +1,433 @@
+"""Stack repository: the ``stack`` table (and its tags on read).
+
+Functions take the :class:`~keel_heat_core.db.database.Database` first and
+return :class:`~keel_heat_core.db.records.StackRecord` objects.
+
+- :func:`create` inserts a row and enforces name uniqueness per project
+  the way Heat does (the earliest live stack of that name wins, the loser
+  is deleted and :class:`~keel_heat_core.db.exceptions.StackExists` is
+  raised). ``backup`` is written 0 when not given.
+- :func:`get`, :func:`get_by_name`, :func:`get_by_name_and_owner_id`,
+  :func:`get_all_by_owner_id`, :func:`get_root_id`.
+- :func:`list_stacks` / :func:`count` with Heat's filters, sorting,
+  paging, tag filters, ``show_deleted``, ``show_nested``, ``show_hidden``.
+- :func:`update` writes values, optionally only while
+  ``current_traversal`` equals ``exp_trvsl`` (the traversal CAS); returns
+  whether a row matched.
+- :func:`soft_delete` removes the stack's remaining resources (and their
+  data and attribute rows) and sets ``deleted_at``.
+
+Visibility: a non-admin :class:`~keel_heat_core.db.scope.Scope` sees a
+stack whose ``tenant`` or ``stack_user_project_id`` is its project; lists
+show only ``tenant`` matches, as Heat does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import delete, func, or_, select
+from sqlalchemy import update as sa_update
+from sqlalchemy.orm import Query, Session
+
+from keel_heat_core.db import _query, exceptions, models, records
+from keel_heat_core.db.database import Database, retry_on_db_error
+from keel_heat_core.db.scope import ADMIN, Scope
+
+_COLUMNS = frozenset(models.Stack.__table__.columns.keys())
+
+#: API sort keys (Heat's rpc names) and the columns they sort.
+SORT_KEYS = {
+    "stack_name": "name",
+    "stack_status": "status",
+    "creation_time": "created_at",
+    "updated_time": "updated_at",
+}
+
+
+def _check_columns(values: Mapping[str, Any]) -> None:
+    unknown = set(values) - _COLUMNS
+    if unknown:
+        raise ValueError(f"Unknown stack columns: {sorted(unknown)}")
+
+
+def _tags_by_stack(
+    session: Session, stack_ids: Sequence[str]
+) -> dict[str, tuple[str, ...]]:
+    tags: dict[str, list[str]] = {}
+    if not stack_ids:
+        return {}
+    rows = session.execute(
+        select(models.StackTag.stack_id, models.StackTag.tag)
+        .where(models.StackTag.stack_id.in_(list(stack_ids)))
+        .order_by(models.StackTag.id)
+    )
+    for stack_id, tag in rows:
+        if tag is None:
+            continue
+        tags.setdefault(stack_id, []).append(tag)
+    return {k: tuple(v) for k, v in tags.items()}
+
+
+def _records(
+    session: Session, rows: Sequence[models.Stack]
+) -> list[records.StackRecord]:
+    tags = _tags_by_stack(session, [r.id for r in rows])
+    return [
+        records.from_row(records.StackRecord, r, tags=tags.get(r.id, ()))
+        for r in rows
+    ]
+
+
+def _visible(row: models.Stack | None, scope: Scope) -> bool:
+    if row is None:
+        return False
+    if scope.is_admin:
+        return True
+    return scope.project_id in (row.tenant, row.stack_user_project_id)
+
+
+def _by_name_query(session: Session, name: str, project: str | None) -> Any:
+    return (
+        select(models.Stack)
+        .where(
+            models.Stack.deleted_at.is_(None),
+            models.Stack.name == name,
+            or_(
+                models.Stack.tenant == project,
+                models.Stack.stack_user_project_id == project,
+            ),
+        )
+        .order_by(models.Stack.created_at, models.Stack.id)
+    )
+
+
+@retry_on_db_error
+def create(
+    db: Database, values: Mapping[str, Any], tags: Iterable[str] = ()
+) -> records.StackRecord:
+    """Insert a stack (and its tags); ``values`` are column values."""
+    _check_columns(values)
+    row = models.Stack(**{"backup": False, **values})
+    with db.transaction() as session:
+        session.add(row)
+        session.flush()
+        if row.name is not None:
+            first = session.scalars(
+                _by_name_query(session, row.name, row.tenant).limit(1)
+            ).first()
+            if first is not None and first.id != row.id:
+                # Raising rolls the insert back: the earlier stack wins.
+                raise exceptions.StackExists(row.name)
+        for tag in tags:
+            session.add(models.StackTag(stack_id=row.id, tag=tag))
+        session.flush()
+        return _records(session, [row])[0]
+
+
+def get(
+    db: Database,
+    stack_id: str,
+    scope: Scope = ADMIN,
+    show_deleted: bool = False,
+) -> records.StackRecord | None:
+    """The stack with this id, or ``None`` when absent or not visible."""
+    with db.transaction() as session:
+        row = session.get(models.Stack, stack_id)
+        if not _visible(row, scope):
+            return None
+        assert row is not None
+        if row.deleted_at is not None and not show_deleted:
+            return None
+        return _records(session, [row])[0]
+
+
+def get_by_name(
+    db: Database, name: str, scope: Scope
+) -> records.StackRecord | None:
+    """The earliest live stack of the scope's project with this name."""
+    with db.transaction() as session:
+        row = session.scalars(
+            _by_name_query(session, name, scope.project_id).limit(1)
+        ).first()
+        return _records(session, [row])[0] if row is not None else None
+
+
+def get_by_name_and_owner_id(
+    db: Database, name: str, owner_id: str, scope: Scope
+) -> records.StackRecord | None:
+    """The live child of ``owner_id`` with this name."""
+    with db.transaction() as session:
+        query = _by_name_query(session, name, scope.project_id).where(
+            models.Stack.owner_id == owner_id
+        )
+        row = session.scalars(query.limit(1)).first()
+        return _records(session, [row])[0] if row is not None else None
+
+
+def get_all_by_owner_id(
+    db: Database, owner_id: str
+) -> list[records.StackRecord]:
+    """Live, non-backup direct children of a stack."""
+    with db.transaction() as session:
+        rows = session.scalars(
+            select(models.Stack)
+            .where(
+                models.Stack.owner_id == owner_id,
+                models.Stack.deleted_at.is_(None),
+                or_(models.Stack.backup.is_(None), ~models.Stack.backup),
+            )
+            .order_by(models.Stack.created_at, models.Stack.id)
+        ).all()
+        return _records(session, rows)
+
+
+def get_all_by_root(db: Database, root_id: str) -> list[records.StackRecord]:
+    """Every live stack below ``root_id`` (one query per nesting level)."""
+    found: list[records.StackRecord] = []
+    level = [root_id]
+    with db.transaction() as session:
+        while level:
+            rows = session.scalars(
+                select(models.Stack).where(
+                    models.Stack.owner_id.in_(level),
+                    models.Stack.deleted_at.is_(None),
+                )
+            ).all()
+            found.extend(_records(session, rows))
+            level = [r.id for r in rows]
+    return found
+
+
+def get_root_id(db: Database, stack_id: str) -> str | None:
+    """The id of the top-level stack above ``stack_id``."""
+    with db.transaction() as session:
+        row = session.get(models.Stack, stack_id)
+        if row is None:
+            return None
+        while row.owner_id:
+            parent = session.get(models.Stack, row.owner_id)
+            if parent is None:
+                break
+            row = parent
+        return row.id
+
+
+def count_total_resources(db: Database, root_stack_id: str) -> int:
+    """Resources of a whole tree (``resource.root_stack_id``)."""
+    with db.transaction() as session:
+        return int(
+            session.scalar(
+                select(func.count(models.Resource.id)).where(
+                    models.Resource.root_stack_id == root_stack_id
+                )
+            )
+            or 0
+        )
+
+
+def _list_query(
+    session: Session,
+    scope: Scope,
+    *,
+    show_deleted: bool,
+    show_nested: bool,
+    show_hidden: bool,
+    hidden_tags: Sequence[str],
+    tags: Sequence[str] | None,
+    tags_any: Sequence[str] | None,
+    not_tags: Sequence[str] | None,
+    not_tags_any: Sequence[str] | None,
+) -> Query[models.Stack]:
+    stack, tag = models.Stack, models.StackTag
+    query = session.query(stack)
+    if not show_deleted:
+        query = query.filter(stack.deleted_at.is_(None))
+    if show_nested:
+        query = query.filter(or_(stack.backup.is_(None), ~stack.backup))
+    else:
+        query = query.filter(stack.owner_id.is_(None))
+    if not scope.is_admin:
+        query = query.filter(stack.tenant == scope.project_id)
+
+    def having(names: Sequence[str]) -> Any:
+        return select(tag.stack_id).where(tag.tag.in_(list(names))).distinct()
+
+    def having_all(names: Sequence[str]) -> Any:
+        wanted = list(dict.fromkeys(names))
+        return (
+            select(tag.stack_id)
+            .where(tag.tag.in_(wanted))
+            .group_by(tag.stack_id)
+            .having(func.count(func.distinct(tag.tag)) == len(wanted))
+        )
+
+    if tags:
+        query = query.filter(stack.id.in_(having_all(tags)))
+    if tags_any:
+        query = query.filter(stack.id.in_(having(tags_any)))
+    if not_tags:
+        query = query.filter(stack.id.not_in(having_all(not_tags)))
+    if not_tags_any:
+        query = query.filter(stack.id.not_in(having(not_tags_any)))
+    if not show_hidden and hidden_tags:
+        query = query.filter(stack.id.not_in(having(hidden_tags)))
+    return query
+
+
+def list_stacks(
+    db: Database,
+    scope: Scope,
+    *,
+    limit: int | None = None,
+    sort_keys: str | Sequence[str] | None = None,
+    marker: str | None = None,
+    sort_dir: str | None = None,
+    filters: Mapping[str, Any] | None = None,
+    show_deleted: bool = False,
+    show_nested: bool = False,
+    show_hidden: bool = False,
+    hidden_tags: Sequence[str] = (),
+    tags: Sequence[str] | None = None,
+    tags_any: Sequence[str] | None = None,
+    not_tags: Sequence[str] | None = None,
+    not_tags_any: Sequence[str] | None = None,
+) -> list[records.StackRecord]:
+    """Heat's ``stack_get_all``: root stacks unless ``show_nested``.
+
+    :param filters: exact matches on stack columns.
+    :param hidden_tags: ``[DEFAULT] hidden_stack_tags``.
+    :raises exceptions.Invalid: on an unknown filter column.
+    """
+    with db.transaction() as session:
+        query = _list_query(
+            session,
+            scope,
+            show_deleted=show_deleted,
+            show_nested=show_nested,
+            show_hidden=show_hidden,
+            hidden_tags=hidden_tags,
+            tags=tags,
+            tags_any=tags_any,
+            not_tags=not_tags,
+            not_tags_any=not_tags_any,
+        )
+        query = _query.exact_filter(query, models.Stack, filters)
+        marker_row = session.get(models.Stack, marker) if marker else None
+        query = _query.paginate(
+            query,
+            models.Stack,
+            limit=limit,
+            sort_keys=_query.sort_columns(sort_keys, SORT_KEYS),
+            marker_row=marker_row,
+            sort_dir=sort_dir,
+        )
+        return _records(session, query.all())
+
+
+def count(
+    db: Database,
+    scope: Scope,
+    *,
+    filters: Mapping[str, Any] | None = None,
+    show_deleted: bool = False,
+    show_nested: bool = False,
+    show_hidden: bool = False,
+    hidden_tags: Sequence[str] = (),
+    tags: Sequence[str] | None = None,
+    tags_any: Sequence[str] | None = None,
+    not_tags: Sequence[str] | None = None,
+    not_tags_any: Sequence[str] | None = None,
+) -> int:
+    """Heat's ``stack_count_all`` (same filters as :func:`list_stacks`)."""
+    with db.transaction() as session:
+        query = _list_query(
+            session,
+            scope,
+            show_deleted=show_deleted,
+            show_nested=show_nested,
+            show_hidden=show_hidden,
+            hidden_tags=hidden_tags,
+            tags=tags,
+            tags_any=tags_any,
+            not_tags=not_tags,
+            not_tags_any=not_tags_any,
+        )
+        return _query.exact_filter(query, models.Stack, filters).count()
+
+
+@retry_on_db_error
+def update(
+    db: Database,
+    stack_id: str,
+    values: Mapping[str, Any],
+    scope: Scope = ADMIN,
+    exp_trvsl: str | None = None,
+) -> bool:
+    """Write ``values`` to a live stack.
+
+    :param exp_trvsl: when given, only while ``current_traversal`` still
+        has this value (``UPDATE ... WHERE current_traversal = :old``).
+    :returns: whether a row matched.
+    :raises exceptions.NotFound: nothing matched and the stack is gone.
+    """
+    _check_columns(values)
+    stmt = sa_update(models.Stack).where(
+        models.Stack.id == stack_id, models.Stack.deleted_at.is_(None)
+    )
+    if not scope.is_admin:
+        stmt = stmt.where(
+            or_(
+                models.Stack.tenant == scope.project_id,
+                models.Stack.stack_user_project_id == scope.project_id,
+            )
+        )
+    if exp_trvsl is not None:
+        stmt = stmt.where(models.Stack.current_traversal == exp_trvsl)
+    with db.transaction() as session:
+        result = session.execute(
+            stmt.values(**values).execution_options(synchronize_session=False)
+        )
+        matched = int(result.rowcount or 0)  # type: ignore[attr-defined]
+        if not matched and session.get(models.Stack, stack_id) is None:
+            raise exceptions.NotFound(
+                f"Attempt to update a stack with id: {stack_id} "
+                "that does not exist"
+            )
+    return matched > 0
+
+
+@retry_on_db_error
+def soft_delete(db: Database, stack_id: str) -> None:
+    """Hard-delete the stack's resources, then set ``deleted_at``."""
+    with db.transaction() as session:
+        row = session.get(models.Stack, stack_id)
+        if row is None:
+            raise exceptions.NotFound(
+                f"Attempt to delete a stack with id: {stack_id} "
+                "that does not exist"
+            )
+        resources = session.execute(
+            select(models.Resource.id, models.Resource.attr_data_id).where(
+                models.Resource.stack_id == stack_id
+            )
+        ).all()
+        ids = [r.id for r in resources]
+        attr_ids = [r.attr_data_id for r in resources if r.attr_data_id]
+        if ids:
+            session.execute(
+                delete(models.ResourceData).where(
+                    models.ResourceData.resource_id.in_(ids)
+                )
+            )
+            session.execute(
+                delete(models.Resource).where(models.Resource.id.in_(ids))
+            )
+        if attr_ids:
+            session.execute(
+                delete(models.ResourcePropertiesData).where(
+                    models.ResourcePropertiesData.id.in_(attr_ids)
+                )
+            )
+        row.deleted_at = models.utcnow()

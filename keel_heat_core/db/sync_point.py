@@ -1,0 +1,143 @@
+"""Sync point repository: the joins of a convergence traversal.
+
+A sync point is keyed by (``entity_id``, ``traversal_id``, ``is_update``);
+``entity_id`` is the resource row id as a string, or the stack id for the
+stack's own sync point. ``input_data`` is stored as
+``{"input_data": {"tuple:(42, True, 'resource')": value, ...}}`` and
+``extra_data`` as ``{"extra_data": {"resource_failures": {...},
+"skip_propagate": true}}`` or NULL.
+
+Records carry ``input_data`` keyed by 3-element node tuples, whichever of
+the two key forms (2-element before Heat 26, 3-element since) the row
+holds; writes always use the 3-element form.
+
+- :func:`create` inserts (a duplicate key is ignored and reported);
+- :func:`get`;
+- :func:`update_input_data` is the compare-and-swap::
+
+    UPDATE sync_point SET input_data = :d, [extra_data = :e,]
+           atomic_key = :k + 1
+     WHERE entity_id = :e AND traversal_id = :t AND is_update = :u
+       AND atomic_key = :k
+
+- :func:`delete_all_by_stack_and_traversal`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from oslo_db import exception as db_exc
+from sqlalchemy import delete
+from sqlalchemy import update as sa_update
+
+from keel_heat_core.db import models, records, tuple_keys
+from keel_heat_core.db.database import Database, retry_on_db_error
+
+
+def _record(row: models.SyncPoint) -> records.SyncPointRecord:
+    extra = row.extra_data
+    if isinstance(extra, dict):
+        extra = extra.get("extra_data", extra)
+    return records.from_row(
+        records.SyncPointRecord,
+        row,
+        entity_id=str(row.entity_id),
+        is_update=bool(row.is_update),
+        input_data=tuple_keys.decode_input_data(row.input_data),
+        extra_data=extra or None,
+    )
+
+
+def create(
+    db: Database,
+    entity_id: str | int,
+    traversal_id: str,
+    is_update: bool,
+    stack_id: str,
+    input_data: Mapping[Any, Any] | None = None,
+) -> bool:
+    """Insert a sync point with ``atomic_key = 0``.
+
+    :returns: ``False`` when it already existed (insert-or-ignore).
+    """
+    row = models.SyncPoint(
+        entity_id=str(entity_id),
+        traversal_id=traversal_id,
+        is_update=is_update,
+        atomic_key=0,
+        stack_id=stack_id,
+        input_data=tuple_keys.encode_input_data(input_data or {}),
+    )
+    try:
+        with db.transaction() as session:
+            session.add(row)
+    except db_exc.DBDuplicateEntry:
+        return False
+    return True
+
+
+def get(
+    db: Database, entity_id: str | int, traversal_id: str, is_update: bool
+) -> records.SyncPointRecord | None:
+    """A sync point, or ``None`` (the traversal was superseded)."""
+    with db.transaction() as session:
+        row = session.get(
+            models.SyncPoint, (str(entity_id), traversal_id, is_update)
+        )
+        return _record(row) if row is not None else None
+
+
+@retry_on_db_error
+def update_input_data(
+    db: Database,
+    entity_id: str | int,
+    traversal_id: str,
+    is_update: bool,
+    atomic_key: int,
+    input_data: Mapping[Any, Any],
+    extra_data: Mapping[str, Any] | None = None,
+) -> bool:
+    """Replace ``input_data`` (and ``extra_data`` when given) under CAS.
+
+    :param input_data: the whole new mapping, keyed by node tuples.
+    :param extra_data: the inner mapping (``resource_failures``,
+        ``skip_propagate``); ``None`` leaves the column alone.
+    :returns: ``True`` when ``atomic_key`` still matched.
+    """
+    sp = models.SyncPoint
+    values: dict[str, Any] = {
+        "atomic_key": atomic_key + 1,
+        "input_data": tuple_keys.encode_input_data(input_data),
+    }
+    if extra_data is not None:
+        values["extra_data"] = {"extra_data": dict(extra_data)}
+    stmt = (
+        sa_update(sp)
+        .where(
+            sp.entity_id == str(entity_id),
+            sp.traversal_id == traversal_id,
+            sp.is_update == is_update,
+            sp.atomic_key == atomic_key,
+        )
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    with db.transaction() as session:
+        return bool(session.execute(stmt).rowcount)  # type: ignore[attr-defined]
+
+
+@retry_on_db_error
+def delete_all_by_stack_and_traversal(
+    db: Database, stack_id: str, traversal_id: str
+) -> int:
+    """Delete a traversal's sync points; returns how many went."""
+    sp = models.SyncPoint
+    with db.transaction() as session:
+        result = session.execute(
+            delete(sp).where(
+                sp.stack_id == stack_id, sp.traversal_id == traversal_id
+            )
+        )
+        return int(result.rowcount or 0)  # type: ignore[attr-defined]

@@ -1,0 +1,96 @@
+"""Node data: what a finished node tells the nodes after it (§3.5).
+
+An update successor resolves ``get_resource``/``get_attr`` only from the
+node data of its predecessors; no other resource row is read. The view
+here implements the template layer's StackView protocol over that data.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from keel_heat_core.convergence.node import (
+    decode_tuple_keys,
+    encode_tuple_keys,
+)
+
+
+@dataclasses.dataclass
+class NodeData:
+    """One resource's node data."""
+
+    id: int
+    name: str
+    uuid: str
+    reference_id: str | None
+    attrs: dict[Any, Any]
+    action: str
+    status: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form (tuple attribute keys encoded)."""
+        return encode_tuple_keys(dataclasses.asdict(self))  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_dict(cls, values: Mapping[str, Any]) -> NodeData:
+        """Parse the JSON form."""
+        data = decode_tuple_keys(dict(values))
+        return cls(
+            id=data["id"],
+            name=data["name"],
+            uuid=data.get("uuid", ""),
+            reference_id=data.get("reference_id"),
+            attrs=dict(data.get("attrs") or {}),
+            action=data.get("action", ""),
+            status=data.get("status", ""),
+        )
+
+
+def node_data_by_name(input_data: Mapping[str, Any]) -> dict[str, NodeData]:
+    """Pick the node data out of a sync point's ``input_data`` values."""
+    out: dict[str, NodeData] = {}
+    for value in input_data.values():
+        if isinstance(value, Mapping) and "name" in value:
+            data = NodeData.from_dict(value)
+            out[data.name] = data
+    return out
+
+
+class NodeDataView:
+    """A StackView answering from predecessors' node data.
+
+    Before a resource exists its reference is its logical name and its
+    attributes are null (plugins.md §1.4).
+    """
+
+    def __init__(self, data: Mapping[str, NodeData]) -> None:
+        self._data = data
+
+    def get_resource(self, name: str) -> str:
+        """The reference id (``get_resource``/``Ref``) of ``name``."""
+        data = self._data.get(name)
+        if data is None or data.reference_id is None:
+            return name
+        return data.reference_id
+
+    def get_attr(self, name: str, *path: Any) -> Any:
+        """The value of attribute ``path`` of ``name`` (or None)."""
+        data = self._data.get(name)
+        if data is None or not path:
+            return None
+        key: Any = path[0] if len(path) == 1 else tuple(path)
+        if key in data.attrs:
+            return data.attrs[key]
+        value = data.attrs.get(path[0])
+        for step in path[1:]:
+            if isinstance(value, Mapping):
+                value = value.get(step)
+            elif isinstance(value, list) and isinstance(step, int):
+                value = (
+                    value[step] if -len(value) <= step < len(value) else None
+                )
+            else:
+                return None
+        return value

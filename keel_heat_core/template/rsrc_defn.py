@@ -1,0 +1,181 @@
+"""Resource and output definitions built from a template."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from keel_heat_core import exception
+from keel_heat_core.template import function
+
+if TYPE_CHECKING:
+    from keel_heat_core.template.stack_definition import StackDefinition
+
+#: Section names used in dependency and validation paths (CFN spelling,
+#: as Heat writes them, e.g. ``r2.Properties.value``).
+PROPERTIES, METADATA = "Properties", "Metadata"
+
+
+class ResourceDefinition:
+    """One resource of a template, with its fields parsed.
+
+    :param name: the resource name.
+    :param resource_type: the type, a literal string.
+    :param properties: parsed properties (functions unresolved), or None.
+    :param metadata: parsed metadata, or None.
+    :param depends: explicit dependencies (names), or None.
+    :param deletion_policy: ``Delete``, ``Retain`` or ``Snapshot`` (None
+        means the default, Delete).
+    :param update_policy: parsed update policy, or None.
+    :param description: the description, or None.
+    :param external_id: parsed external id, or None.
+    :param condition: the condition (name, boolean or parsed function).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        resource_type: str,
+        properties: Any = None,
+        metadata: Any = None,
+        depends: list[str] | None = None,
+        deletion_policy: str | None = None,
+        update_policy: Any = None,
+        description: str | None = None,
+        external_id: Any = None,
+        condition: Any = None,
+    ) -> None:
+        self.name = name
+        self.resource_type = resource_type
+        self._properties = properties
+        self._metadata = metadata
+        self._depends = list(depends or [])
+        self._deletion_policy = deletion_policy
+        self._update_policy = update_policy
+        self.description = description or ""
+        self._external_id = external_id
+        self._condition = condition
+
+    def properties_snippet(self) -> Any:
+        """The parsed properties (functions unresolved)."""
+        return {} if self._properties is None else self._properties
+
+    def properties_data(self) -> Any:
+        """The resolved properties (null elision applied)."""
+        return function.resolve(self.properties_snippet())
+
+    def metadata(self) -> Any:
+        """The resolved metadata (``{}`` by default)."""
+        if self._metadata is None:
+            return {}
+        return function.resolve(self._metadata)
+
+    def update_policy(self) -> Any:
+        """The resolved update policy (``{}`` by default)."""
+        if self._update_policy is None:
+            return {}
+        return function.resolve(self._update_policy)
+
+    def deletion_policy(self) -> str:
+        """``Delete``, ``Retain`` or ``Snapshot`` (Retain when external)."""
+        if self.external_id() is not None:
+            return "Retain"
+        return self._deletion_policy or "Delete"
+
+    def external_id(self) -> Any:
+        return function.resolve(self._external_id)
+
+    def condition(self) -> Any:
+        return self._condition
+
+    def explicit_dependencies(self) -> list[str]:
+        return list(self._depends)
+
+    def validate(self) -> None:
+        """Validate the functions in the properties and metadata.
+
+        :raises StackValidationFailed: with a path that starts at
+            ``Properties`` or ``Metadata``.
+        """
+        function.validate(self._properties, PROPERTIES)
+        function.validate(self._metadata, METADATA)
+
+    def dependencies(self, stack: StackDefinition) -> Iterator[str]:
+        """Names of the resources this one needs, explicit ones first.
+
+        Explicit dependencies on a resource disabled by a condition are
+        dropped; any other unknown name is an error.
+
+        :raises InvalidTemplateReference: for an unknown name.
+        :raises InvalidExternalResourceDependency: for explicit dependencies
+            of a resource with an external id.
+        """
+        if self._depends and self._external_id is not None:
+            raise exception.InvalidExternalResourceDependency(
+                external_id=self.external_id(),
+                resource_type=self.resource_type,
+            )
+        explicit = []
+        for dep in self._depends:
+            if stack.has_resource(dep):
+                explicit.append(dep)
+            elif not stack.t.has_resource_named(dep):
+                raise exception.InvalidTemplateReference(
+                    resource=dep, key=self.name
+                )
+        implicit = itertools.chain(
+            function.dependencies(
+                self._properties, f"{self.name}.{PROPERTIES}"
+            ),
+            function.dependencies(self._metadata, f"{self.name}.{METADATA}"),
+        )
+        return itertools.chain(explicit, implicit)
+
+    def required_resource_names(self, stack: StackDefinition) -> set[str]:
+        return set(self.dependencies(stack))
+
+    def dep_attrs(self, resource_name: str) -> Iterator[Any]:
+        return itertools.chain(
+            function.dep_attrs(self._properties, resource_name),
+            function.dep_attrs(self._metadata, resource_name),
+        )
+
+    def __repr__(self) -> str:
+        return f"<ResourceDefinition {self.name} ({self.resource_type})>"
+
+
+class OutputDefinition:
+    """One output: a parsed value and a description.
+
+    :param name: the output name.
+    :param value: the parsed value (None when its condition is false).
+    :param description: the description as written, or None.
+    """
+
+    def __init__(self, name: str, value: Any, description: Any = None) -> None:
+        self.name = name
+        self._value = value
+        self._description = description
+
+    def validate(self, section: str = "value") -> None:
+        """Validate the functions of the value.
+
+        :raises StackValidationFailed: with a path starting at ``section``.
+        """
+        function.validate(self._value, section)
+
+    def get_value(self) -> Any:
+        """Resolve the value (may raise anything the functions raise)."""
+        return function.resolve(self._value)
+
+    def description(self) -> str:
+        if self._description is None:
+            return "No description given"
+        return str(self._description)
+
+    def required_resource_names(self) -> set[str]:
+        return set(function.dependencies(self._value))
+
+    def dep_attrs(self, resource_name: str) -> Iterator[Any]:
+        return function.dep_attrs(self._value, resource_name)

@@ -1,0 +1,115 @@
+"""Driving one resource action: ``handle_<a>`` then ``check_<a>_complete``.
+
+The plugin contract (plugins.md §1.2): the handle is called once; its
+return value (the *cookie*) is passed to ``check_<a>_complete`` about
+once a second until it returns true. A ``PollDelay(n)`` raised by the
+check skips ``n - 1`` polls. A missing handle means nothing to do, a
+missing check means done after the handle. When a timeout or a cancel
+interrupts polling, ``handle_<a>_cancel(cookie)`` runs if defined.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+class ActionTimeout(Exception):
+    """The stack's time ran out during a resource action."""
+
+    def __init__(self, action: str) -> None:
+        self.action = action
+        super().__init__("Timed out")
+
+
+class ActionCancelled(Exception):
+    """A user cancel (or a stack delete) stopped the resource action."""
+
+    def __init__(self, action: str) -> None:
+        self.action = action
+        super().__init__(f"{action} aborted (user triggered cancel)")
+
+
+def _poll_delay(exc: BaseException) -> float | None:
+    # Duck-typed so the worker need not import plugin_api.
+    if type(exc).__name__ == "PollDelay":
+        period = getattr(exc, "period", None)
+        return float(period) if period is not None else None
+    return None
+
+
+def run_action(
+    plugin: Any,
+    action: str,
+    args: Sequence[Any] = (),
+    deadline: float | None = None,
+    cancel: threading.Event | None = None,
+    interval: float = 1.0,
+    clock: Callable[[], float] = time.monotonic,
+    wait: Callable[[float], Any] | None = None,
+) -> Any:
+    """Run ``action`` on ``plugin`` to completion.
+
+    :param plugin: the resource plugin object.
+    :param action: ``CREATE``, ``UPDATE``, ``DELETE``, ``SUSPEND``, …
+    :param args: positional arguments of the handle.
+    :param deadline: ``clock()`` value after which to give up.
+    :param cancel: set to abort at the next poll.
+    :param interval: seconds between polls.
+    :param wait: how to wait between polls; by default the cancel event's
+        ``wait`` (a cancel wakes the worker at once).
+    :returns: the cookie returned by the handle.
+    :raises ActionTimeout: the deadline passed.
+    :raises ActionCancelled: ``cancel`` was set.
+    """
+    lower = action.lower()
+    handle = getattr(plugin, f"handle_{lower}", None)
+    check = getattr(plugin, f"check_{lower}_complete", None)
+    event = cancel or threading.Event()
+    pause = wait or event.wait
+    _interrupt_if_needed(None, lower, action, None, deadline, event, clock)
+    cookie = handle(*args) if handle is not None else None
+    if check is None:
+        return cookie
+    while True:
+        try:
+            if check(cookie):
+                return cookie
+            delay = interval
+        except Exception as exc:
+            delay_for = _poll_delay(exc)
+            if delay_for is None:
+                raise
+            delay = max(delay_for, interval)
+        _interrupt_if_needed(
+            plugin, lower, action, cookie, deadline, event, clock
+        )
+        if deadline is not None:
+            delay = min(delay, max(deadline - clock(), 0.0))
+        pause(delay)
+        _interrupt_if_needed(
+            plugin, lower, action, cookie, deadline, event, clock
+        )
+
+
+def _interrupt_if_needed(
+    plugin: Any,
+    lower: str,
+    action: str,
+    cookie: Any,
+    deadline: float | None,
+    cancel: threading.Event,
+    clock: Callable[[], float],
+) -> None:
+    timed_out = deadline is not None and clock() >= deadline
+    if not timed_out and not cancel.is_set():
+        return
+    # ``plugin`` is None before the handle ran: nothing to cancel yet.
+    cancel_handler = getattr(plugin, f"handle_{lower}_cancel", None)
+    if cancel_handler is not None:
+        cancel_handler(cookie)
+    if cancel.is_set():
+        raise ActionCancelled(action)
+    raise ActionTimeout(action)

@@ -1,0 +1,429 @@
+"""Processing one traversal node: ``check_resource`` (engine spec §3.4).
+
+:class:`CheckResource` is what the ``engine_worker`` endpoint calls for
+every cast. The node work is idempotent, so a node may be re-driven after
+an engine died (``docs/design/resume.md``): a create or update finds the
+row already converged and only rewrites ``current_template_id``; a
+cleanup finds the row gone or already of the traversal template; the
+propagation does not fire a successor twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from typing import Any
+
+from keel_heat_core.convergence import sync_point
+from keel_heat_core.convergence.node import Node, cleanup_node, update_node
+from keel_heat_core.convergence.traversal import retrigger_key
+from keel_heat_core.graph import Graph
+from keel_heat_core.model import rows as r
+from keel_heat_core.model.node_data import (
+    NodeData,
+    NodeDataView,
+    node_data_by_name,
+)
+from keel_heat_core.worker import stack_state
+from keel_heat_core.worker.action import ActionCancelled, ActionTimeout
+from keel_heat_core.worker.deps import WorkerDeps
+from keel_heat_core.worker.lock import UpdateInProgress
+from keel_heat_core.worker.resource import (
+    ConvergenceResource,
+    ResourceActionFailed,
+    UpdateReplace,
+)
+
+LOG = logging.getLogger(__name__)
+
+
+class _Replaced(Exception):  # noqa: N818 - control flow, never escapes
+    """The node handed over to a replacement row."""
+
+
+class CheckResource:
+    """Runs check_resource casts for one engine.
+
+    :param deps: the engine's collaborators.
+    """
+
+    def __init__(self, deps: WorkerDeps) -> None:
+        self.deps = deps
+        self._cancels: dict[str, set[threading.Event]] = {}
+        self._lock = threading.Lock()
+
+    # -- cancellation (cancel_check_resource, stop_stack) ------------------
+
+    def cancel_stack(self, stack_id: str) -> int:
+        """Abort this engine's running operations on ``stack_id``."""
+        with self._lock:
+            events = list(self._cancels.get(stack_id, ()))
+        for event in events:
+            event.set()
+        return len(events)
+
+    def _register(self, stack_id: str) -> threading.Event:
+        event = threading.Event()
+        with self._lock:
+            self._cancels.setdefault(stack_id, set()).add(event)
+        return event
+
+    def _unregister(self, stack_id: str, event: threading.Event) -> None:
+        with self._lock:
+            self._cancels.get(stack_id, set()).discard(event)
+
+    # -- the node ------------------------------------------------------------
+
+    def __call__(
+        self,
+        ctxt: Any,
+        resource_id: int,
+        current_traversal: str,
+        data: dict[str, Any],
+        is_update: bool,
+        adopt_stack_data: Any = None,
+        converge: bool = False,
+        skip_propagate: bool = False,
+        accumulated_failures: Any = None,
+        node_type: str = "resource",
+        abandon: bool = False,
+    ) -> None:
+        """Process one node; everything it causes goes out as casts."""
+        deps = self.deps
+        row = deps.resources.get_resource(resource_id)
+        if row is None:
+            return
+        stack = deps.stacks.get_stack(row.stack_id)
+        if stack is None:
+            return
+        if stack.current_traversal != current_traversal:
+            self._stale(ctxt, row, stack)
+            return
+        graph = deps.cache.graph(stack)
+        node = Node(resource_id, is_update)
+        if node not in graph and row.replaces is not None:
+            node = Node(row.replaces, is_update)  # impersonate the original
+        if stack_state.timed_out(deps, stack):
+            self._failed(ctxt, stack, current_traversal, node, "Timed out")
+            return
+        input_data = (data or {}).get("input_data") or {}
+        cancel = self._register(stack.id)
+        try:
+            if is_update:
+                self._update(ctxt, stack, row, input_data, cancel)
+            else:
+                self._cleanup(stack, row, cancel)
+        except _Replaced:
+            return
+        except UpdateInProgress:
+            self._contended(ctxt, row, stack, data, is_update)
+            return
+        except ResourceActionFailed as exc:
+            reason = f"Resource {exc.action} failed: {exc}"
+            self._failed(ctxt, stack, current_traversal, node, reason)
+            return
+        except ActionTimeout:
+            self._failed(ctxt, stack, current_traversal, node, "Timed out")
+            return
+        except ActionCancelled:
+            self._retrigger_latest(ctxt, stack.id, row.id)
+            return
+        finally:
+            self._unregister(stack.id, cancel)
+        self._propagate(ctxt, stack, graph, node, row)
+
+    # -- work -------------------------------------------------------------
+
+    def _deadline(self, stack: r.StackRow) -> float:
+        deps = self.deps
+        start = stack.updated_at or stack.created_at or deps.now()
+        limit = (
+            stack.timeout * 60 if stack.timeout else deps.stack_action_timeout
+        )
+        left = limit - (deps.now() - start).total_seconds()
+        return deps.clock() + max(left, 0.0)
+
+    def _resource(
+        self, row: r.ResourceRow, template_id: int, view: Any
+    ) -> ConvergenceResource | None:
+        deps = self.deps
+        defs = deps.cache.definitions(deps.templates, template_id)
+        definition = defs.get(row.name)
+        if definition is None:
+            return None
+        props = definition.resolve_properties(view)
+        return ConvergenceResource(
+            row,
+            definition,
+            props,
+            deps.resources,
+            deps.plugins,
+            deps.engine_id,
+        )
+
+    def _update(
+        self,
+        ctxt: Any,
+        stack: r.StackRow,
+        row: r.ResourceRow,
+        input_data: dict[str, Any],
+        cancel: threading.Event,
+    ) -> None:
+        if stack.action == r.SUSPEND:
+            return
+        view = NodeDataView(node_data_by_name(input_data))
+        rsrc = self._resource(row, stack.raw_template_id, view)
+        assert rsrc is not None, "update node of a resource not in template"
+        requires = [d.id for d in node_data_by_name(input_data).values()]
+        deadline = self._deadline(stack)
+        interval = self.deps.poll_interval
+        if row.action == r.INIT:
+            rsrc.create(
+                stack.raw_template_id, requires, deadline, cancel, interval
+            )
+            return
+        old = None
+        if row.current_template_id is not None:
+            old_defs = self.deps.cache.definitions(
+                self.deps.templates, row.current_template_id
+            )
+            old = old_defs.get(row.name)
+        try:
+            rsrc.update(
+                row.properties,
+                old.resource_type if old is not None else None,
+                stack.raw_template_id,
+                requires,
+                deadline,
+                cancel,
+                interval,
+            )
+        except UpdateReplace:
+            self._replace(ctxt, stack, rsrc, input_data, requires)
+            raise _Replaced() from None
+
+    def _replace(
+        self,
+        ctxt: Any,
+        stack: r.StackRow,
+        rsrc: ConvergenceResource,
+        input_data: dict[str, Any],
+        requires: list[int],
+    ) -> None:
+        """``make_replacement`` then hand the node to the new row."""
+        deps = self.deps
+        new_id = deps.resources.insert_resource(
+            r.ResourceRow(
+                id=0,
+                name=rsrc.name,
+                stack_id=stack.id,
+                current_template_id=stack.raw_template_id,
+                requires=sorted(set(requires), reverse=True),
+                replaces=rsrc.row.id,
+                uuid=str(uuid.uuid4()),
+                root_stack_id=rsrc.row.root_stack_id or stack.id,
+                created_at=deps.now(),
+            )
+        )
+        rsrc.lock.respect({"replaced_by": new_id})
+        deps.caster.check_resource(
+            ctxt,
+            new_id,
+            stack.current_traversal,
+            {"input_data": input_data},
+            True,
+        )
+
+    def _cleanup(
+        self, stack: r.StackRow, row: r.ResourceRow, cancel: threading.Event
+    ) -> None:
+        if stack.action in (r.CHECK, r.RESUME, r.SNAPSHOT, r.SUSPEND):
+            return
+        if row.current_template_id == stack.raw_template_id:
+            return
+        template_id = row.current_template_id or stack.raw_template_id
+        rsrc = self._resource(row, template_id, NodeDataView({}))
+        if rsrc is None:
+            self.deps.resources.delete_resource(row.id)
+            return
+        if row.action == r.DELETE and row.status == r.COMPLETE:
+            return
+        rsrc.delete(self._deadline(stack), cancel, self.deps.poll_interval)
+        if row.replaced_by is not None:
+            new = self.deps.resources.get_resource(row.replaced_by)
+            if new and new.current_template_id == stack.raw_template_id:
+                self.deps.resources.update_resource(new.id, {"replaces": None})
+
+    # -- propagation ----------------------------------------------------------
+
+    def _node_data(self, row: r.ResourceRow) -> NodeData:
+        fresh = self.deps.resources.get_resource(row.id) or row
+        return NodeData(
+            id=fresh.id,
+            name=fresh.name,
+            uuid=fresh.uuid,
+            reference_id=fresh.physical_id or fresh.name,
+            attrs={},
+            action=fresh.action,
+            status=fresh.status,
+        )
+
+    def _propagate(
+        self,
+        ctxt: Any,
+        stack: r.StackRow,
+        graph: Graph[Node],
+        node: Node,
+        row: r.ResourceRow,
+    ) -> None:
+        deps = self.deps
+        data = self._node_data(row).as_dict() if node.is_update else None
+
+        def value_for(succ: Node) -> Any:
+            if succ.is_update:
+                return data
+            if succ.entity_id != node.entity_id:
+                return row.replaced_by or row.id
+            return None
+
+        try:
+            fired, done = sync_point.propagate(
+                deps.sync_points,
+                graph,
+                stack.id,
+                stack.current_traversal,
+                node,
+                value_for,
+                sleep=deps.sleep,
+            )
+        except sync_point.SyncPointNotFound:
+            self._retrigger_latest(ctxt, stack.id, row.id)
+            return
+        for ready in fired:
+            self._cast(ctxt, stack.current_traversal, ready)
+        if done is not None:
+            stack_state.mark_complete(
+                deps, ctxt, stack, stack.current_traversal
+            )
+
+    def _cast(
+        self, ctxt: Any, traversal: str, ready: sync_point.Ready
+    ) -> None:
+        node = ready.node
+        assert node is not None
+        self.deps.caster.check_resource(
+            ctxt,
+            node.entity_id,
+            traversal,
+            {"input_data": ready.input_data},
+            node.is_update,
+            skip_propagate=ready.skip_propagate,
+            accumulated_failures=ready.resource_failures or None,
+            node_type=node.node_type,
+        )
+
+    def _retrigger_latest(self, ctxt: Any, stack_id: str, row_id: int) -> None:
+        """Re-enter the row into whatever traversal is now current."""
+        stack = self.deps.stacks.get_stack(stack_id)
+        if stack is None or not stack.current_traversal:
+            return
+        graph = self.deps.cache.graph(stack)
+        key = retrigger_key(graph, row_id)
+        if key is None:
+            return
+        try:
+            ready = sync_point.retrigger(
+                self.deps.sync_points,
+                graph,
+                stack.current_traversal,
+                key,
+                self.deps.sleep,
+            )
+        except sync_point.SyncPointNotFound:
+            return
+        if ready is not None:
+            self._cast(ctxt, stack.current_traversal, ready)
+
+    # -- failure paths --------------------------------------------------------
+
+    def _failed(
+        self,
+        ctxt: Any,
+        stack: r.StackRow,
+        traversal: str,
+        node: Node,
+        reason: str,
+    ) -> None:
+        if not stack_state.mark_failed(
+            self.deps, ctxt, stack, traversal, reason
+        ):
+            self._retrigger_latest(ctxt, stack.id, int(node.entity_id))
+
+    def _stale(self, ctxt: Any, row: r.ResourceRow, stack: r.StackRow) -> None:
+        """A message of a superseded traversal (§3.4 step 3)."""
+        if row.replaces is None or not stack.current_traversal:
+            return
+        graph = self.deps.cache.graph(stack)
+        if update_node(row.id) in graph or cleanup_node(row.id) in graph:
+            return
+        self.deps.resources.update_resource(row.id, {"action": r.DELETE})
+        self._retrigger_latest(ctxt, stack.id, row.replaces)
+
+    def _contended(
+        self,
+        ctxt: Any,
+        row: r.ResourceRow,
+        stack: r.StackRow,
+        data: dict[str, Any],
+        is_update: bool,
+    ) -> None:
+        """The row is locked: steal from the dead, yield to the living."""
+        deps = self.deps
+        state = deps.resources.read_lock(row.id)
+        if state is None:
+            return
+        holder = state.engine_id
+        if holder is None:
+            if state.current_template_id == row.current_template_id:
+                self._recast(ctxt, row.id, stack, data, is_update)
+            return
+        if holder != deps.engine_id and not deps.liveness.is_alive(holder):
+            LOG.info("Stealing lock of %s from dead engine %s", row.id, holder)
+            action = row.action if row.action != r.INIT else r.CREATE
+            reason = f"Worker went down during resource {action}"
+            deps.resources.update_resource(
+                row.id,
+                {
+                    "engine_id": None,
+                    "action": action,
+                    "status": r.FAILED,
+                    "status_reason": reason,
+                },
+            )
+            deps.resources.add_event(
+                r.EventRecord(
+                    stack.id,
+                    row.name,
+                    row.physical_id,
+                    "",
+                    action,
+                    r.FAILED,
+                    reason,
+                )
+            )
+            self._recast(ctxt, row.id, stack, data, is_update)
+            return
+        LOG.debug("Resource %s busy in another traversal; dropping", row.id)
+
+    def _recast(
+        self,
+        ctxt: Any,
+        row_id: int,
+        stack: r.StackRow,
+        data: dict[str, Any],
+        is_update: bool,
+    ) -> None:
+        self.deps.caster.check_resource(
+            ctxt, row_id, stack.current_traversal, data, is_update
+        )

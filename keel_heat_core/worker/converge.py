@@ -1,0 +1,153 @@
+"""Starting a traversal: ``converge_stack`` (engine spec §3.2).
+
+Runs inside the API call on the engine that received it: switch the
+stack to the target template under the traversal CAS, choose or insert
+the rows, store the graph, create the sync points, cast the leaves. No
+sleep between leaf casts; a fixed number of database round trips plus
+one insert per new resource.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from keel_heat_core.convergence.node import graph_to_deps
+from keel_heat_core.convergence.sync_point import (
+    create_traversal_sync_points,
+)
+from keel_heat_core.convergence.traversal import (
+    RowSummary,
+    build_graph,
+    choose_rows,
+    is_active,
+    leaves_in_cast_order,
+)
+from keel_heat_core.model import rows as r
+from keel_heat_core.worker import stack_state
+from keel_heat_core.worker.deps import WorkerDeps
+
+#: actions that switch the stack to a new template
+_SWITCH_TEMPLATE = frozenset(
+    {r.CREATE, r.ADOPT, r.UPDATE, r.ROLLBACK, r.DELETE, r.RESTORE}
+)
+
+
+def _summary(row: r.ResourceRow) -> RowSummary:
+    return RowSummary(
+        id=row.id,
+        name=row.name,
+        action=row.action,
+        status=row.status,
+        current_template_id=row.current_template_id,
+        requires=tuple(row.requires),
+        replaces=row.replaces,
+        replaced_by=row.replaced_by,
+        updated_at=row.updated_at,
+        created_at=row.created_at,
+    )
+
+
+def converge_stack(
+    deps: WorkerDeps,
+    ctxt: Any,
+    stack: r.StackRow,
+    template_id: int,
+    action: str,
+    traversal: str | None = None,
+    **stack_values: Any,
+) -> str | None:
+    """Start a traversal of ``stack`` towards ``template_id``.
+
+    :param stack_values: other stack columns to write with the state
+        (``disable_rollback``, ``timeout``, …).
+    :returns: the new traversal id, or None when a concurrent action won.
+    """
+    previous = stack.current_traversal
+    traversal = traversal or str(uuid.uuid4())
+    values: dict[str, Any] = dict(stack_values)
+    switch = action in _SWITCH_TEMPLATE and action not in (r.CREATE, r.ADOPT)
+    if switch and template_id != stack.raw_template_id:
+        values["prev_raw_template_id"] = stack.raw_template_id
+    if action in _SWITCH_TEMPLATE:
+        values["raw_template_id"] = template_id
+    if action not in (r.CREATE, r.ADOPT):
+        values["updated_at"] = deps.now()
+    values.update(action=action, current_traversal=traversal)
+    stack.action = action
+    reason = f"Stack {action} started"
+    if not stack_state.set_state(
+        deps, ctxt, stack, previous, r.IN_PROGRESS, reason, **values
+    ):
+        return None
+    if previous:
+        deps.sync_points.delete_sync_points(stack.id, previous)
+    _plan_and_start(deps, ctxt, stack, traversal)
+    return traversal
+
+
+def _plan_and_start(
+    deps: WorkerDeps, ctxt: Any, stack: r.StackRow, traversal: str
+) -> None:
+    definitions = deps.cache.definitions(deps.templates, stack.raw_template_id)
+    active = [
+        row
+        for row in deps.resources.get_resources(stack.id)
+        if is_active(_summary(row))
+    ]
+    chosen, missing = choose_rows(
+        definitions,
+        [_summary(row) for row in active],
+        stack.prev_raw_template_id,
+        stack.raw_template_id,
+    )
+    row_ids = {name: row.id for name, row in chosen.items()}
+    for name in missing:
+        row_ids[name] = deps.resources.insert_resource(
+            r.ResourceRow(
+                id=0,
+                name=name,
+                stack_id=stack.id,
+                current_template_id=stack.raw_template_id,
+                uuid=str(uuid.uuid4()),
+                root_stack_id=stack.id,
+                created_at=deps.now(),
+            )
+        )
+    dependencies = {
+        name: [d for d in defn.dependency_names() if d in definitions]
+        for name, defn in definitions.items()
+    }
+    graph = build_graph(dependencies, row_ids, [_summary(x) for x in active])
+    current_deps = graph_to_deps(graph)
+    if not deps.stacks.update_stack(
+        stack.id, traversal, {"current_deps": current_deps}
+    ):
+        return
+    stack.current_deps = current_deps
+    create_traversal_sync_points(deps.sync_points, stack.id, traversal, graph)
+    leaves = leaves_in_cast_order(graph)
+    if not leaves:
+        stack_state.mark_complete(deps, ctxt, stack, traversal)
+        return
+    for node in leaves:
+        deps.caster.check_resource(
+            ctxt,
+            node.entity_id,
+            traversal,
+            {"input_data": {}},
+            node.is_update,
+            node_type=node.node_type,
+        )
+
+
+def rollback(deps: WorkerDeps, ctxt: Any, stack: r.StackRow) -> str | None:
+    """Start a ROLLBACK traversal to the previous template (§3.11).
+
+    A failed CREATE has no previous template: it rolls back to an empty
+    template of the same version.
+    """
+    target = stack.prev_raw_template_id
+    if target is None:
+        target = deps.templates.store_empty_like(stack.raw_template_id)
+    return converge_stack(deps, ctxt, stack, target, r.ROLLBACK)

@@ -1,0 +1,131 @@
+"""Everything one engine's worker needs, in one bundle.
+
+The service builds a :class:`WorkerDeps` from the real repositories, the
+template layer, the plugin registry and the RPC clients; tests build it
+from in-memory fakes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from keel_heat_core.convergence.node import Node, graph_from_deps
+from keel_heat_core.convergence.store import SyncPointStore
+from keel_heat_core.graph import Graph
+from keel_heat_core.model import rows as r
+
+
+class Caster(Protocol):
+    """Casts ``check_resource`` (worker API 1.9) to any engine."""
+
+    def check_resource(
+        self,
+        ctxt: Any,
+        resource_id: int | str,
+        current_traversal: str,
+        data: dict[str, Any],
+        is_update: bool,
+        adopt_stack_data: Any = None,
+        converge: bool = False,
+        skip_propagate: bool = False,
+        accumulated_failures: Any = None,
+        node_type: str = "resource",
+        abandon: bool = False,
+    ) -> None:
+        """Fire and forget."""
+
+
+class Liveness(Protocol):
+    """The listener probe (``listening`` with a 2 s timeout)."""
+
+    def is_alive(self, engine_id: str) -> bool:
+        """False when the engine did not answer in time."""
+
+
+class TemplateStore(r.TemplateSource, Protocol):
+    """Templates as the worker needs them."""
+
+    def store_empty_like(self, template_id: int) -> int:
+        """Store an empty template of the same version; return its id."""
+
+
+class Notifier(Protocol):
+    """Stack notifications (``orchestration.stack.<action>.<phase>``)."""
+
+    def stack_state(self, ctxt: Any, stack: r.StackRow) -> None:
+        """Send the notification for the stack's persisted state."""
+
+
+def utcnow() -> datetime.datetime:
+    """Naive UTC now, as the database stores it."""
+    return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+
+
+class TraversalCache:
+    """Per-engine cache of parsed graphs and definitions.
+
+    Keyed by ``(stack id, traversal id)``: a new traversal is a new key, so
+    the traversal CAS invalidates entries without any message. Bounded.
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self._size = size
+        self._graphs: dict[tuple[str, str], Graph[Node]] = {}
+        self._defs: dict[int, Any] = {}
+        self._lock = threading.Lock()
+
+    def graph(self, stack: r.StackRow) -> Graph[Node]:
+        """The traversal graph of ``stack``'s current traversal."""
+        key = (stack.id, stack.current_traversal)
+        with self._lock:
+            found = self._graphs.get(key)
+        if found is None:
+            found = graph_from_deps(stack.current_deps)
+            with self._lock:
+                if len(self._graphs) >= self._size:
+                    self._graphs.pop(next(iter(self._graphs)))
+                self._graphs[key] = found
+        return found
+
+    def definitions(self, templates: r.TemplateSource, tmpl_id: int) -> Any:
+        """Definitions of a stored template (templates are immutable)."""
+        with self._lock:
+            found = self._defs.get(tmpl_id)
+        if found is None:
+            found = templates.definitions(tmpl_id)
+            with self._lock:
+                if len(self._defs) >= self._size:
+                    self._defs.pop(next(iter(self._defs)))
+                self._defs[tmpl_id] = found
+        return found
+
+
+class _NoNotifier:
+    def stack_state(self, ctxt: Any, stack: r.StackRow) -> None:
+        return None
+
+
+@dataclasses.dataclass
+class WorkerDeps:
+    """The collaborators of one engine's worker."""
+
+    engine_id: str
+    stacks: r.StackStore
+    resources: r.ResourceStore
+    sync_points: SyncPointStore
+    templates: TemplateStore
+    plugins: Callable[[Any, r.ResourceRow, dict[str, Any]], Any]
+    caster: Caster
+    liveness: Liveness
+    notifier: Notifier = dataclasses.field(default_factory=_NoNotifier)
+    cache: TraversalCache = dataclasses.field(default_factory=TraversalCache)
+    stack_action_timeout: int = 3600
+    poll_interval: float = 1.0
+    clock: Callable[[], float] = time.monotonic
+    now: Callable[[], datetime.datetime] = utcnow
+    sleep: Callable[[float], None] = time.sleep

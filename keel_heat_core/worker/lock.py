@@ -1,0 +1,112 @@
+"""The resource lock: ``(engine_id, atomic_key)`` on the resource row.
+
+Every locking write is one compare-and-swap (engine spec §3.6)::
+
+    UPDATE resource SET <values>, atomic_key = k + 1
+     WHERE id = ? AND engine_id <=> <expected> AND atomic_key <=> k
+
+*acquire* expects no holder and sets this engine, *release* expects this
+engine and clears it, *respect* expects no holder and leaves it. The
+engine keeps the incremented key in memory after each success.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+
+class UpdateInProgress(Exception):
+    """The row is locked by someone else (or our atomic_key is stale)."""
+
+    def __init__(self, resource_name: str) -> None:
+        self.resource_name = resource_name
+        super().__init__(
+            f"The resource {resource_name} is already being updated."
+        )
+
+
+@dataclasses.dataclass
+class LockState:
+    """The lock columns of a row, as last read or written by us."""
+
+    engine_id: str | None
+    atomic_key: int | None
+    current_template_id: int | None = None
+
+
+class ResourceLockStore(Protocol):
+    """The two row operations the lock needs from the DB layer."""
+
+    def cas_update(
+        self,
+        resource_id: int,
+        expected_engine_id: str | None,
+        expected_atomic_key: int | None,
+        values: Mapping[str, Any],
+    ) -> bool:
+        """The guarded UPDATE above (it bumps ``atomic_key`` itself)."""
+
+    def read_lock(self, resource_id: int) -> LockState | None:
+        """Re-read the lock columns (None if the row is gone)."""
+
+
+class ResourceLock:
+    """The lock protocol over one row, tracking ``atomic_key`` in memory.
+
+    :param store: the row store.
+    :param resource_id: the row id.
+    :param name: the resource name (for error messages).
+    :param state: the lock columns as read with the row.
+    """
+
+    def __init__(
+        self,
+        store: ResourceLockStore,
+        resource_id: int,
+        name: str,
+        state: LockState,
+    ) -> None:
+        self._store = store
+        self.resource_id = resource_id
+        self.name = name
+        self.state = state
+
+    def _write(
+        self,
+        expected: str | None,
+        new_engine: str | None,
+        values: Mapping[str, Any],
+    ) -> None:
+        row = dict(values)
+        row["engine_id"] = new_engine
+        key = self.state.atomic_key
+        if not self._store.cas_update(self.resource_id, expected, key, row):
+            raise UpdateInProgress(self.name)
+        self.state.atomic_key = 1 if key is None else key + 1
+        self.state.engine_id = new_engine
+        if "current_template_id" in values:
+            self.state.current_template_id = values["current_template_id"]
+
+    def acquire(self, engine_id: str, values: Mapping[str, Any]) -> None:
+        """Take the lock while writing ``values`` (an IN_PROGRESS state).
+
+        :raises UpdateInProgress: held by someone, or stale atomic_key.
+        """
+        self._write(None, engine_id, values)
+
+    def release(self, engine_id: str, values: Mapping[str, Any]) -> None:
+        """Give the lock back while writing ``values`` (a final state)."""
+        self._write(engine_id, None, values)
+
+    def respect(self, values: Mapping[str, Any]) -> None:
+        """Write ``values`` only if nobody holds the lock."""
+        self._write(None, None, values)
+
+    def refresh(self) -> LockState | None:
+        """Re-read the lock columns into memory."""
+        state = self._store.read_lock(self.resource_id)
+        if state is not None:
+            self.state = state
+        return state

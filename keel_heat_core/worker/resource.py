@@ -1,0 +1,264 @@
+"""One resource as a convergence worker drives it.
+
+:class:`ConvergenceResource` runs the create, update and delete of a
+traversal node (engine spec §3.4 steps 5–6) on a plugin object, under the
+resource lock (§3.6), writing the row state and an event on every change.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from keel_heat_core.model import rows as r
+from keel_heat_core.worker.action import (
+    ActionCancelled,
+    ActionTimeout,
+    run_action,
+)
+from keel_heat_core.worker.lock import LockState, ResourceLock
+
+#: ``(definition, row, resolved properties) -> plugin object``
+PluginFactory = Callable[[Any, r.ResourceRow, dict[str, Any]], Any]
+
+
+class UpdateReplace(Exception):  # noqa: N818 - Heat's name
+    """The resource must be replaced rather than updated in place."""
+
+
+class ResourceActionFailed(Exception):
+    """A resource action failed; ``str()`` is Heat's failure text.
+
+    :ivar action: the resource action that failed.
+    """
+
+    def __init__(self, action: str, text: str) -> None:
+        self.action = action
+        super().__init__(text)
+
+
+def failure_text(exc: BaseException, name: str) -> str:
+    """Heat's ``<ExceptionClass>: resources.<name>: <message>``."""
+    return f"{type(exc).__name__}: resources.{name}: {exc}"
+
+
+def _is_update_replace(exc: BaseException) -> bool:
+    return type(exc).__name__ == "UpdateReplace"
+
+
+class ConvergenceResource:
+    """A resource row, its definition and its plugin, for one node.
+
+    :param row: the row as read for this node.
+    :param definition: its definition in the template it is driven to
+        (or, for a cleanup, the one it was last created/updated with).
+    :param properties: the definition's resolved property values.
+    :param store: the resource store (rows, lock CAS, events).
+    :param plugins: builds the plugin object.
+    :param engine_id: this engine, the lock holder while IN_PROGRESS.
+    """
+
+    def __init__(
+        self,
+        row: r.ResourceRow,
+        definition: Any,
+        properties: dict[str, Any],
+        store: r.ResourceStore,
+        plugins: PluginFactory,
+        engine_id: str,
+    ) -> None:
+        self.row = row
+        self.definition = definition
+        self.properties = properties
+        self.store = store
+        self.engine_id = engine_id
+        self.plugin = plugins(definition, row, properties)
+        self.lock = ResourceLock(
+            store,
+            row.id,
+            row.name,
+            LockState(row.engine_id, row.atomic_key, row.current_template_id),
+        )
+
+    @property
+    def name(self) -> str:
+        """The logical resource name."""
+        return self.row.name
+
+    # -- state ------------------------------------------------------------
+
+    def _event(self, action: str, status: str, reason: str) -> None:
+        self.store.add_event(
+            r.EventRecord(
+                stack_id=self.row.stack_id,
+                resource_name=self.row.name,
+                physical_resource_id=self.row.physical_id,
+                resource_type=self.definition.resource_type,
+                resource_action=action,
+                resource_status=status,
+                resource_status_reason=reason[:255],
+            )
+        )
+
+    def _set(
+        self,
+        write: Callable[[Mapping[str, Any]], None],
+        action: str,
+        status: str,
+        reason: str,
+        **values: Any,
+    ) -> None:
+        physical = getattr(self.plugin, "resource_id", None)
+        if physical is not None:
+            self.row.physical_id = physical
+        values.update(
+            action=action,
+            status=status,
+            status_reason=reason,
+            physical_id=self.row.physical_id,
+        )
+        write(values)
+        changed = (self.row.action, self.row.status) != (action, status)
+        for key, value in values.items():
+            setattr(self.row, key, value)
+        self.row.engine_id = self.lock.state.engine_id
+        self.row.atomic_key = self.lock.state.atomic_key
+        if changed:
+            self._event(action, status, reason)
+
+    def _acquire(self, values: Mapping[str, Any]) -> None:
+        self.lock.acquire(self.engine_id, values)
+
+    def _release(self, values: Mapping[str, Any]) -> None:
+        self.lock.release(self.engine_id, values)
+
+    def _run(
+        self,
+        action: str,
+        args: tuple[Any, ...],
+        deadline: float | None,
+        cancel: threading.Event | None,
+        done: dict[str, Any],
+        interval: float,
+    ) -> None:
+        """IN_PROGRESS, the plugin's handle/check loop, COMPLETE or FAILED."""
+        self._set(self._acquire, action, r.IN_PROGRESS, "state changed")
+        try:
+            run_action(self.plugin, action, args, deadline, cancel, interval)
+        except (ActionTimeout, ActionCancelled) as exc:
+            reason = (
+                f"{action} aborted (Timed out)"
+                if isinstance(exc, ActionTimeout)
+                else str(exc)
+            )
+            self._set(self._release, action, r.FAILED, reason)
+            raise
+        except Exception as exc:
+            if _is_update_replace(exc):
+                self._set(
+                    self._release,
+                    action,
+                    r.COMPLETE,
+                    f"The Resource {self.name} requires replacement.",
+                )
+                raise
+            text = failure_text(exc, self.name)
+            self._set(self._release, action, r.FAILED, text)
+            raise ResourceActionFailed(action, text) from exc
+        self._set(self._release, action, r.COMPLETE, "state changed", **done)
+
+    # -- operations ---------------------------------------------------------
+
+    def create(
+        self,
+        template_id: int,
+        requires: list[int],
+        deadline: float | None = None,
+        cancel: threading.Event | None = None,
+        interval: float = 1.0,
+    ) -> None:
+        """Create (``INIT`` → ``CREATE_COMPLETE``)."""
+        done = {
+            "current_template_id": template_id,
+            "requires": sorted(set(requires), reverse=True),
+            "properties": self.properties,
+        }
+        self._run(r.CREATE, (), deadline, cancel, done, interval)
+
+    def needs_replace(self, old_type: str | None) -> bool:
+        """Replace instead of update (plugins.md §1.3 step 1, type change)."""
+        row = self.row
+        if row.status == r.FAILED or row.action == r.INIT:
+            return True
+        if row.action == r.DELETE:
+            return True
+        if old_type is not None and old_type != self.definition.resource_type:
+            return True
+        check = getattr(self.plugin, "needs_replace", None)
+        return bool(check(self.properties)) if check is not None else False
+
+    def update(
+        self,
+        old_properties: Mapping[str, Any] | None,
+        old_type: str | None,
+        template_id: int,
+        requires: list[int],
+        deadline: float | None = None,
+        cancel: threading.Event | None = None,
+        interval: float = 1.0,
+    ) -> bool:
+        """Update in place; returns False when nothing changed.
+
+        :raises UpdateReplace: the resource must be replaced.
+        """
+        if self.needs_replace(old_type):
+            raise UpdateReplace(self.name)
+        new_requires = sorted(set(requires), reverse=True)
+        prop_diff = {
+            k: v
+            for k, v in self.properties.items()
+            if (old_properties or {}).get(k) != v
+        }
+        prop_diff.update(
+            dict.fromkeys(set(old_properties or {}) - set(self.properties))
+        )
+        if not prop_diff:
+            self.lock.respect(
+                {"current_template_id": template_id, "requires": new_requires}
+            )
+            self.row.current_template_id = template_id
+            self.row.requires = new_requires
+            self.row.atomic_key = self.lock.state.atomic_key
+            return False
+        allowed = set(getattr(self.plugin, "update_allowed_properties", ()))
+        if not hasattr(self.plugin, "handle_update") or not (
+            set(prop_diff) <= allowed
+        ):
+            raise UpdateReplace(self.name)
+        done = {
+            "current_template_id": template_id,
+            "requires": new_requires,
+            "properties": self.properties,
+        }
+        args: tuple[Any, ...] = (self.definition, {}, prop_diff)
+        self._run(r.UPDATE, args, deadline, cancel, done, interval)
+        return True
+
+    def delete(
+        self,
+        deadline: float | None = None,
+        cancel: threading.Event | None = None,
+        interval: float = 1.0,
+    ) -> None:
+        """Delete (rows never created are simply removed)."""
+        if self.row.action == r.INIT:
+            self.store.delete_resource(self.row.id)
+            return
+        policy = getattr(self.definition, "deletion_policy", "Delete")
+        plugin = self.plugin if policy != "Retain" else object()
+        real_plugin, self.plugin = self.plugin, plugin
+        try:
+            self._run(r.DELETE, (), deadline, cancel, {}, interval)
+        finally:
+            self.plugin = real_plugin

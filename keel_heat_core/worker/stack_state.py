@@ -1,0 +1,109 @@
+"""Stack state changes a traversal makes (engine spec §2.2, §3.5, §3.10).
+
+Every stack write of a traversal is guarded by its traversal id; a write
+that misses means a newer traversal owns the stack.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from typing import Any
+
+from keel_heat_core.model import rows as r
+from keel_heat_core.worker.deps import WorkerDeps
+
+LOG = logging.getLogger(__name__)
+
+#: actions after whose failure rollback applies (unless disabled)
+ROLLBACK_ACTIONS = frozenset({r.CREATE, r.ADOPT, r.UPDATE, r.RESTORE})
+
+
+def stack_event(deps: WorkerDeps, ctxt: Any, stack: r.StackRow) -> None:
+    """Record the stack's state as an event and send the notification."""
+    deps.resources.add_event(
+        r.EventRecord(
+            stack_id=stack.id,
+            resource_name=stack.name,
+            physical_resource_id=stack.id,
+            resource_type="OS::Heat::Stack",
+            resource_action=stack.action,
+            resource_status=stack.status,
+            resource_status_reason=stack.status_reason[:255],
+        )
+    )
+    deps.notifier.stack_state(ctxt, stack)
+
+
+def set_state(
+    deps: WorkerDeps,
+    ctxt: Any,
+    stack: r.StackRow,
+    traversal: str,
+    status: str,
+    reason: str,
+    **values: Any,
+) -> bool:
+    """Write ``<action>_<status>``; the event goes out even on a miss."""
+    new = dataclasses.replace(stack, status=status, status_reason=reason)
+    stack_event(deps, ctxt, new)
+    values.update(status=status, status_reason=reason)
+    if not deps.stacks.update_stack(stack.id, traversal, values):
+        return False
+    stack.status, stack.status_reason = status, reason
+    for key, value in values.items():
+        setattr(stack, key, value)
+    return True
+
+
+def timed_out(deps: WorkerDeps, stack: r.StackRow) -> bool:
+    """True when the stack's action ran past its timeout."""
+    start = stack.updated_at or stack.created_at
+    if start is None:
+        return False
+    limit = stack.timeout * 60 if stack.timeout else deps.stack_action_timeout
+    return (deps.now() - start).total_seconds() > limit
+
+
+def purge_deleted_rows(deps: WorkerDeps, stack_id: str) -> None:
+    """Remove ``DELETE_COMPLETE`` rows left by the traversal."""
+    for row in deps.resources.get_resources(stack_id):
+        if row.action == r.DELETE and row.status == r.COMPLETE:
+            deps.resources.delete_resource(row.id)
+
+
+def mark_complete(
+    deps: WorkerDeps, ctxt: Any, stack: r.StackRow, traversal: str
+) -> bool:
+    """The traversal finished: ``<ACTION>_COMPLETE`` and clean up."""
+    reason = f"Stack {stack.action} completed successfully"
+    if not set_state(deps, ctxt, stack, traversal, r.COMPLETE, reason):
+        return False
+    purge_deleted_rows(deps, stack.id)
+    values: dict[str, Any] = {"prev_raw_template_id": None}
+    if stack.action == r.DELETE:
+        values["deleted_at"] = deps.now()
+    deps.stacks.update_stack(stack.id, traversal, values)
+    deps.sync_points.delete_sync_points(stack.id, traversal)
+    LOG.info("Stack %s %s complete", stack.id, stack.action)
+    return True
+
+
+def mark_failed(
+    deps: WorkerDeps, ctxt: Any, stack: r.StackRow, traversal: str, reason: str
+) -> bool:
+    """``<ACTION>_FAILED``, then rollback or stop the traversal.
+
+    :returns: False when a newer traversal owns the stack.
+    """
+    if not set_state(deps, ctxt, stack, traversal, r.FAILED, reason):
+        return False
+    if stack.action in ROLLBACK_ACTIONS and not stack.disable_rollback:
+        from keel_heat_core.worker.converge import rollback
+
+        rollback(deps, ctxt, stack)
+        return True
+    deps.stacks.update_stack(stack.id, traversal, {"current_traversal": ""})
+    deps.sync_points.delete_sync_points(stack.id, traversal)
+    stack.current_traversal = ""
+    return True

@@ -1,0 +1,239 @@
+"""Sync point joins under every interleaving of node completions."""
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from keel_heat_core.convergence.memory_store import MemorySyncPointStore
+from keel_heat_core.convergence.node import Node, node_key
+from keel_heat_core.convergence.store import SyncPointRow
+from keel_heat_core.convergence.sync_point import (
+    PlannedWrite,
+    SyncPointNotFound,
+    create_traversal_sync_points,
+    entity_id_of,
+    pending_nodes,
+    plan_write,
+    propagate,
+    retrigger,
+    successors_in_order,
+    sync,
+)
+from keel_heat_core.graph import Graph
+
+STACK = "stack-1"
+TRAVERSAL = "trav-1"
+
+
+def no_sleep(_: float) -> None:
+    return None
+
+
+@st.composite
+def traversal_graphs(draw: st.DrawFn) -> Graph[Node]:
+    size = draw(st.integers(min_value=1, max_value=12))
+    graph: Graph[Node] = Graph()
+    for i in range(1, size + 1):
+        graph.add_node(Node(i, draw(st.booleans())))
+    nodes = graph.nodes()
+    for a in range(len(nodes)):
+        for b in range(a):
+            if draw(st.booleans()):
+                graph.add_edge(nodes[a], nodes[b])
+    return graph
+
+
+class Writer:
+    """One predecessor delivering into one sync point, step by step."""
+
+    def __init__(self, sender: Node, target: Node | None) -> None:
+        self.sender = sender
+        self.target = target
+        self.plan: PlannedWrite | None = None
+
+    def entity(self) -> tuple[str, bool]:
+        if self.target is None:
+            return STACK, True
+        return entity_id_of(self.target), self.target.is_update
+
+
+@settings(max_examples=150, deadline=None)
+@given(traversal_graphs(), st.data())
+def test_every_interleaving_fires_each_node_exactly_once(
+    graph: Graph[Node], data: st.DataObject
+) -> None:
+    """Writers read, then CAS, in an order hypothesis picks; a CAS that
+    misses goes back to reading. Each node (and the stack) fires once,
+    after all of its predecessors finished."""
+    store = MemorySyncPointStore()
+    create_traversal_sync_points(store, STACK, TRAVERSAL, graph)
+    fired: Counter[Node | None] = Counter()
+    finished: set[Node] = set()
+    runnable = list(graph.leaves())
+    writers: list[Writer] = []
+    while runnable or writers:
+        choices = len(runnable) + len(writers)
+        pick = data.draw(st.integers(0, choices - 1))
+        if pick < len(runnable):
+            node = runnable.pop(pick)
+            finished.add(node)
+            writers.extend(
+                Writer(node, s) for s in successors_in_order(graph, node)
+            )
+            if not graph.required_by(node):
+                writers.append(Writer(node, None))
+            continue
+        writer = writers[pick - len(runnable)]
+        entity, is_update = writer.entity()
+        if writer.plan is None:
+            row = store.get_sync_point(entity, TRAVERSAL, is_update)
+            assert row is not None
+            writer.plan = plan_write(row, writer.sender, None)
+            continue
+        plan = writer.plan
+        writer.plan = None
+        if not store.update_sync_point(plan.row, plan.input_data, None):
+            continue
+        writers.remove(writer)
+        wanted = set(
+            graph.requires(writer.target)
+            if writer.target is not None
+            else graph.roots()
+        )
+        ready = plan.outcome(wanted, writer.sender)
+        if ready is not None:
+            assert wanted <= finished
+            fired[writer.target] += 1
+            if writer.target is not None:
+                runnable.append(writer.target)
+    non_leaves = [n for n in graph.nodes() if graph.requires(n)]
+    assert fired == Counter({**dict.fromkeys(non_leaves, 1), None: 1})
+    assert finished == set(graph.nodes())
+
+
+def chain() -> Graph[Node]:
+    graph: Graph[Node] = Graph()
+    graph.add_edge(Node(2, True), Node(1, True))
+    graph.add_edge(Node(3, True), Node(1, True))
+    graph.add_edge(Node(3, True), Node(2, True))
+    return graph
+
+
+def test_propagate_carries_values_and_completes_the_stack() -> None:
+    graph = chain()
+    store = MemorySyncPointStore()
+    create_traversal_sync_points(store, STACK, TRAVERSAL, graph)
+
+    def value(succ: Node) -> dict[str, int]:
+        return {"to": int(succ.entity_id)}
+
+    fired, done = propagate(
+        store, graph, STACK, TRAVERSAL, Node(1, True), value, sleep=no_sleep
+    )
+    assert [r.node for r in fired] == [Node(2, True)]
+    assert fired[0].input_data == {"tuple:(1, True, 'resource')": {"to": 2}}
+    assert done is None
+    fired, _ = propagate(
+        store, graph, STACK, TRAVERSAL, Node(2, True), value, sleep=no_sleep
+    )
+    assert [r.node for r in fired] == [Node(3, True)]
+    assert set(fired[0].input_data) == {
+        node_key(Node(1, True)),
+        node_key(Node(2, True)),
+    }
+    fired, done = propagate(
+        store, graph, STACK, TRAVERSAL, Node(3, True), value, sleep=no_sleep
+    )
+    assert fired == []
+    assert done is not None
+    assert done.input_data == {node_key(Node(3, True)): None}
+
+
+def test_duplicate_delivery_does_not_fire_twice() -> None:
+    graph = chain()
+    store = MemorySyncPointStore()
+    create_traversal_sync_points(store, STACK, TRAVERSAL, graph)
+    args = (store, graph, STACK, TRAVERSAL, Node(1, True), lambda s: None)
+    assert [r.node for r in propagate(*args, sleep=no_sleep)[0]] == [
+        Node(2, True)
+    ]
+    assert propagate(*args, sleep=no_sleep)[0] == []
+
+
+def test_retrigger_refires_a_complete_node() -> None:
+    graph = chain()
+    store = MemorySyncPointStore()
+    create_traversal_sync_points(store, STACK, TRAVERSAL, graph)
+    ready = retrigger(store, graph, TRAVERSAL, Node(1, True), no_sleep)
+    assert ready is not None and ready.node == Node(1, True)
+    again = retrigger(store, graph, TRAVERSAL, Node(1, True), no_sleep)
+    assert again is not None
+    assert retrigger(store, graph, TRAVERSAL, Node(2, True), no_sleep) is None
+
+
+def test_failures_and_skip_flag_accumulate() -> None:
+    store = MemorySyncPointStore()
+    store.create_sync_points(STACK, TRAVERSAL, [("9", True)])
+    preds = [Node(1, True), Node(2, True)]
+    first = sync(
+        store, "9", TRAVERSAL, True, preds, preds[0], None,
+        {"a": "broken"}, True, no_sleep,
+    )  # fmt: skip
+    assert first is None
+    ready = sync(
+        store, "9", TRAVERSAL, True, preds, preds[1], None,
+        {"b": "worse"}, False, no_sleep,
+    )  # fmt: skip
+    assert ready is not None
+    assert ready.resource_failures == {"a": "broken", "b": "worse"}
+    assert ready.skip_propagate
+
+
+def test_missing_sync_point_means_superseded() -> None:
+    store = MemorySyncPointStore()
+    with pytest.raises(SyncPointNotFound, match="Sync Point"):
+        sync(store, "1", "gone", True, [], Node(2, True), None)
+
+
+def test_cas_miss_is_retried() -> None:
+    store = MemorySyncPointStore()
+    store.create_sync_points(STACK, TRAVERSAL, [("9", True)])
+    real_get = store.get_sync_point
+    calls = []
+
+    def racing_get(*args: object) -> SyncPointRow | None:
+        row = real_get(*args)  # type: ignore[arg-type]
+        if not calls:  # another writer sneaks in after our first read
+            other = real_get(*args)  # type: ignore[arg-type]
+            assert other is not None
+            store.update_sync_point(other, {node_key(Node(7, True)): 1}, None)
+        calls.append(1)
+        return row
+
+    store.get_sync_point = racing_get  # type: ignore[method-assign]
+    preds = [Node(7, True), Node(8, True)]
+    ready = sync(store, "9", TRAVERSAL, True, preds, Node(8, True), 2,
+                 sleep=no_sleep)  # fmt: skip
+    assert store.cas_misses == 1
+    assert ready is not None and len(ready.input_data) == 2
+
+
+def test_pending_nodes_after_a_crash_mid_propagation() -> None:
+    graph = chain()
+    store = MemorySyncPointStore()
+    create_traversal_sync_points(store, STACK, TRAVERSAL, graph)
+    assert pending_nodes(graph, store.rows(), STACK) == [Node(1, True)]
+    # node 1 finished and reported to node 2 only, then its engine died
+    sync(store, "2", TRAVERSAL, True, [Node(1, True)], Node(1, True), None)
+    assert set(pending_nodes(graph, store.rows(), STACK)) == {
+        Node(1, True),
+        Node(2, True),
+    }
+    fired, _ = propagate(
+        store, graph, STACK, TRAVERSAL, Node(1, True), lambda s: None,
+        sleep=no_sleep,
+    )  # fmt: skip
+    assert fired == []  # node 3 still waits for node 2
+    assert pending_nodes(graph, store.rows(), STACK) == [Node(2, True)]

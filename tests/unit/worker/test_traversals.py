@@ -1,0 +1,217 @@
+"""Whole traversals through the real worker, in memory, with 2 engines
+and casts delivered in random order."""
+
+import pytest
+
+from tests.unit.worker.fakes import Harness
+
+CHAIN = {
+    "a": {"properties": {"value": "1"}},
+    "b": {"properties": {"value": "2", "ref": {"get_resource": "a"}}},
+    "c": {"properties": {"value": "3"}, "depends_on": ["a", "b"]},
+}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_create(seed: int) -> None:
+    h = Harness(seed=seed)
+    sid = h.new_stack(CHAIN)
+    h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    stack = h.stack(sid)
+    assert stack.status_reason == "Stack CREATE completed successfully"
+    assert h.stack_events(sid) == ["CREATE_IN_PROGRESS", "CREATE_COMPLETE"]
+    rows = h.rows(sid)
+    assert {n: f"{x.action}_{x.status}" for n, x in rows.items()} == {
+        "a": "CREATE_COMPLETE",
+        "b": "CREATE_COMPLETE",
+        "c": "CREATE_COMPLETE",
+    }
+    assert all(x.engine_id is None for x in rows.values())
+    assert rows["b"].properties == {"value": "2", "ref": rows["a"].physical_id}
+    assert rows["b"].requires == [rows["a"].id]
+    assert sorted(rows["c"].requires) == sorted([rows["a"].id, rows["b"].id])
+    assert h.cloud.calls == [
+        ("create", "a"),
+        ("create", "b"),
+        ("create", "c"),
+    ]
+    assert h.resource_events("a") == ["CREATE_IN_PROGRESS", "CREATE_COMPLETE"]
+    assert h.sync_points.rows() == []
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_update_in_place_add_remove_and_replace(seed: int) -> None:
+    h = Harness(seed=seed)
+    sid = h.new_stack(CHAIN)
+    h.run()
+    before = h.rows(sid)
+    h.update(
+        sid,
+        {
+            "a": {"properties": {"value": "1-new"}},  # in place
+            "b": {  # replaced: 'ref' may not change in place
+                "properties": {"value": "2", "ref": "x"},
+            },
+            "d": {"properties": {"value": "4"}, "depends_on": ["a"]},
+        },
+    )
+    h.run()
+    assert h.state(sid) == "UPDATE_COMPLETE", h.stack(sid).status_reason
+    rows = h.rows(sid)
+    assert set(rows) == {"a", "b", "d"}
+    assert rows["a"].id == before["a"].id
+    assert rows["a"].action == "UPDATE"
+    assert h.cloud.objects[rows["a"].physical_id]["value"] == "1-new"
+    assert rows["b"].id != before["b"].id
+    assert rows["b"].replaces is None
+    assert before["b"].physical_id not in h.cloud.objects
+    assert before["c"].physical_id not in h.cloud.objects
+    assert set(h.cloud.objects) == {x.physical_id for x in rows.values()}
+    assert h.stack(sid).prev_raw_template_id is None
+    # the replacement is created before the original is deleted
+    calls = h.cloud.calls
+    assert calls.index(("create", "b"), 3) < calls.index(("delete", "b"))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_delete(seed: int) -> None:
+    h = Harness(seed=seed)
+    sid = h.new_stack(CHAIN)
+    h.run()
+    h.delete(sid)
+    h.run()
+    assert h.state(sid) == "DELETE_COMPLETE"
+    assert h.stack(sid).deleted_at is not None
+    assert h.cloud.objects == {}
+    assert h.rows(sid) == {}
+    deletes = [n for op, n in h.cloud.calls if op == "delete"]
+    assert deletes.index("c") < deletes.index("b") < deletes.index("a")
+
+
+def test_failed_create_rolls_back_when_enabled() -> None:
+    h = Harness()
+    sid = h.new_stack(
+        {
+            "a": {"properties": {"value": "1"}},
+            "b": {"properties": {"fail": True}, "depends_on": ["a"]},
+        },
+        disable_rollback=False,
+    )
+    h.run()
+    assert h.state(sid) == "ROLLBACK_COMPLETE"
+    assert h.stack_events(sid) == [
+        "CREATE_IN_PROGRESS",
+        "CREATE_FAILED",
+        "ROLLBACK_IN_PROGRESS",
+        "ROLLBACK_COMPLETE",
+    ]
+    assert h.cloud.objects == {}
+    assert h.rows(sid) == {}
+
+
+def test_failed_create_without_rollback() -> None:
+    h = Harness()
+    sid = h.new_stack(
+        {
+            "a": {"properties": {"value": "1"}},
+            "b": {"properties": {"fail": True}, "depends_on": ["a"]},
+            "c": {"properties": {}, "depends_on": ["b"]},
+        }
+    )
+    h.run()
+    stack = h.stack(sid)
+    assert h.state(sid) == "CREATE_FAILED"
+    assert stack.status_reason == (
+        "Resource CREATE failed: ValueError: resources.b: Test Resource failed"
+    )
+    assert stack.current_traversal == ""
+    rows = h.rows(sid)
+    assert rows["b"].status == "FAILED"
+    assert rows["b"].status_reason == (
+        "ValueError: resources.b: Test Resource failed"
+    )
+    assert rows["c"].action == "INIT"
+    # an update afterwards replaces the failed resource and completes
+    h.update(
+        sid,
+        {
+            "a": {"properties": {"value": "1"}},
+            "b": {"properties": {}, "depends_on": ["a"]},
+            "c": {"properties": {}, "depends_on": ["b"]},
+        },
+    )
+    h.run()
+    assert h.state(sid) == "UPDATE_COMPLETE"
+    assert {x.status for x in h.rows(sid).values()} == {"COMPLETE"}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_preemption_by_a_newer_update(seed: int) -> None:
+    h = Harness(seed=seed)
+    wide = {f"r{i}": {"properties": {"value": "0"}} for i in range(6)}
+    sid = h.new_stack(wide)
+    h.run()
+    h.update(sid, {n: {"properties": {"value": "1"}} for n in wide})
+    for _ in range(3):  # part of the first update happens
+        ctxt, args, kwargs = h.bus.pop()
+        h.workers[0](ctxt, *args, **kwargs)
+    final = {f"r{i}": {"properties": {"value": "2"}} for i in range(4)}
+    h.update(sid, final)
+    h.run()
+    assert h.state(sid) == "UPDATE_COMPLETE"
+    rows = h.rows(sid)
+    assert set(rows) == set(final)
+    assert {
+        h.cloud.objects[x.physical_id]["value"] for x in rows.values()
+    } == {"2"}
+    assert set(h.cloud.objects) == {x.physical_id for x in rows.values()}
+
+
+def test_dead_engines_lock_is_stolen_and_the_resource_replaced() -> None:
+    h = Harness()
+    sid = h.new_stack({"a": {"properties": {"value": "1"}}})
+    h.bus.queue.clear()  # engine-9 took the cast and died mid-create
+    row = h.rows(sid)["a"]
+    h.stores.update_resource(
+        row.id,
+        {"engine_id": "engine-9", "atomic_key": 1, "action": "CREATE",
+         "status": "IN_PROGRESS"},
+    )  # fmt: skip
+    h.alive.dead.add("engine-9")
+    h.update(sid, {"a": {"properties": {"value": "1"}}})
+    h.run()
+    assert h.state(sid) == "UPDATE_COMPLETE"
+    rows = h.rows(sid)
+    assert rows["a"].status == "COMPLETE"
+    assert rows["a"].id != row.id  # the FAILED original was replaced
+    assert "CREATE_FAILED" in h.resource_events("a")
+    failed = [e for e in h.stores.events if e.resource_status == "FAILED"]
+    assert failed[0].resource_status_reason == (
+        "Worker went down during resource CREATE"
+    )
+
+
+def test_live_engines_lock_is_respected() -> None:
+    h = Harness()
+    sid = h.new_stack({"a": {"properties": {"value": "1"}}})
+    h.bus.queue.clear()
+    row = h.rows(sid)["a"]
+    h.stores.update_resource(
+        row.id, {"engine_id": "engine-9", "atomic_key": 1}
+    )
+    h.update(sid, {"a": {"properties": {"value": "1"}}})
+    h.run()
+    assert h.state(sid) == "UPDATE_IN_PROGRESS"  # waits for engine-9
+    assert h.rows(sid)["a"].engine_id == "engine-9"
+
+
+def test_timeout_fails_the_stack() -> None:
+    import datetime
+
+    h = Harness()
+    sid = h.new_stack(CHAIN, timeout=1)
+    h.stores.stacks[sid].created_at -= datetime.timedelta(minutes=2)
+    h.run()
+    assert h.state(sid) == "CREATE_FAILED"
+    assert h.stack(sid).status_reason == "Timed out"
