@@ -26,6 +26,20 @@ import oslo_messaging as messaging  # noqa: E402
 from oslo_config import cfg
 from oslo_serialization import jsonutils
 
+from keel_heat_core.context import BusContextSerializer
+
+__all__ = [
+    "ALLOWED_EXMODS",
+    "ENGINE_TOPIC",
+    "RPCClientBase",
+    "RemoteEngineError",
+    "context_serializer",
+    "get_transport",
+    "messaging",
+    "rebuild_remote_error",
+    "register_tracing_opts",
+]
+
 #: The topic the engine API listens on.
 ENGINE_TOPIC = "engine"
 #: The base version; methods pin newer ones.
@@ -77,22 +91,16 @@ def rebuild_remote_error(err: messaging.RemoteError) -> RemoteEngineError:
     return cls(str(err.value or ""), str(err.traceback or ""))
 
 
-class ContextSerializer(messaging.Serializer):  # type: ignore[misc]
-    """Send contexts as dicts and payloads as JSON primitives."""
+class JsonPayloadSerializer(messaging.NoOpSerializer):  # type: ignore[misc]
+    """Payloads as JSON primitives (datetimes and objects turned to text)."""
 
     def serialize_entity(self, ctxt: Any, entity: Any) -> Any:
         return jsonutils.to_primitive(entity, convert_instances=True)
 
-    def deserialize_entity(self, ctxt: Any, entity: Any) -> Any:
-        return entity
 
-    def serialize_context(self, ctxt: Any) -> dict[str, Any]:
-        if isinstance(ctxt, dict):
-            return ctxt
-        return dict(ctxt.to_dict())
-
-    def deserialize_context(self, ctxt: dict[str, Any]) -> Any:
-        return ctxt
+def context_serializer() -> messaging.Serializer:
+    """Return the serializer of engine calls: contexts without secrets."""
+    return BusContextSerializer(base=JsonPayloadSerializer())
 
 
 _GLOBAL_ONLY_OPTS = (
@@ -151,7 +159,7 @@ class RPCClientBase:
             topic=ENGINE_TOPIC, version=BASE_RPC_API_VERSION
         )
         self._client = messaging.get_rpc_client(
-            self.transport, target, serializer=ContextSerializer()
+            self.transport, target, serializer=context_serializer()
         )
 
     def _prepare(self, version: str | None, timeout: float | None) -> Any:
