@@ -323,6 +323,8 @@ class FakeEngine(DiscoveryAndSoftware):
             "updated": None,
             "deleted": None,
             "reason": "",
+            "action": "INIT",
+            "status": "COMPLETE",
             "env": params,
             "params": dict(params.get("parameters", {})),
             "files": files,
