@@ -151,7 +151,10 @@ def _is_heat_exception(exc: BaseException) -> bool:
 def _message_and_trace(exc: BaseException) -> tuple[str, str | None]:
     """Split a remote exception's text into message and engine trace."""
     if isinstance(exc, messaging.RemoteError):
-        return str(exc.value or ""), str(exc.traceback or "") or None
+        trace = exc.traceback or ""
+        if isinstance(trace, list | tuple):
+            trace = "\n".join(str(line) for line in trace)
+        return str(exc.value or ""), str(trace) or None
     text = str(exc)
     remote_trace = getattr(exc, "remote_traceback", None)
     if remote_trace is not None:

@@ -88,7 +88,10 @@ def rebuild_remote_error(err: messaging.RemoteError) -> RemoteEngineError:
         cls = type(name + "_Remote", (RemoteEngineError,), {})
         cls.exc_type = name
         _REBUILT[name] = cls
-    return cls(str(err.value or ""), str(err.traceback or ""))
+    trace = err.traceback or ""
+    if isinstance(trace, list | tuple):
+        trace = "\n".join(str(line) for line in trace)
+    return cls(str(err.value or ""), str(trace))
 
 
 class JsonPayloadSerializer(messaging.NoOpSerializer):  # type: ignore[misc]
