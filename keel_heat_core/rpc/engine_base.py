@@ -178,7 +178,7 @@ class RPCClientBase:
         ctxt: Any,
         method: str,
         version: str | None = None,
-        timeout: float | None = None,
+        rpc_timeout: float | None = None,
         **kwargs: Any,
     ) -> Any:
         """Call ``method`` on any engine and return its result.
@@ -187,7 +187,9 @@ class RPCClientBase:
             modules; others are raised as oslo.messaging rebuilt them.
         """
         try:
-            return self._prepare(version, timeout).call(ctxt, method, **kwargs)
+            return self._prepare(version, rpc_timeout).call(
+                ctxt, method, **kwargs
+            )
         except messaging.RemoteError as err:
             raise rebuild_remote_error(err) from None
 

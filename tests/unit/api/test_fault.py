@@ -58,7 +58,10 @@ def test_unmapped_heat_exceptions_are_500_with_message() -> None:
     ("exc", "status"),
     [
         (engine_errors.EntityNotFound(entity="Stack", name="x"), 404),
-        (engine_errors.ResourceNotFound(resource_name="r", stack_name="s"), 404),
+        (
+            engine_errors.ResourceNotFound(resource_name="r", stack_name="s"),
+            404,
+        ),
         (engine_errors.StackExists(stack_name="s"), 409),
         (engine_errors.InvalidRestrictedAction(message="m"), 409),
         (Custom(), 400),
@@ -76,7 +79,9 @@ def test_status(exc: Exception, status: int) -> None:
 
 
 def test_body_keys_and_message_for_heat_exceptions() -> None:
-    body = fault.error_body(engine_errors.EntityNotFound(entity="Stack", name="x"))
+    body = fault.error_body(
+        engine_errors.EntityNotFound(entity="Stack", name="x")
+    )
     assert list(body) == ["code", "title", "explanation", "error"]
     assert body["code"] == 404
     assert body["title"] == "Not Found"
@@ -105,7 +110,10 @@ def test_traceback_only_with_debug() -> None:
         raise engine_errors.StackExists(stack_name="s")
     except engine_errors.StackExists as exc:
         assert fault.error_body(exc)["error"]["traceback"] is None
-        assert "Traceback" in fault.error_body(exc, debug=True)["error"]["traceback"]
+        assert (
+            "Traceback"
+            in fault.error_body(exc, debug=True)["error"]["traceback"]
+        )
 
 
 def test_remote_error_of_unknown_module_maps_by_name() -> None:

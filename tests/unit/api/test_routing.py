@@ -40,7 +40,9 @@ def test_arn_lookup_takes_slashes() -> None:
     path = "/t/stacks/arn:openstack:heat::t:stacks/n/i/resources"
     found = router.match("GET", path)
     assert found is not None and found[0] is not None
-    assert found[1]["stack_name"] == "arn:openstack:heat::t:stacks/n/i/resources"
+    assert (
+        found[1]["stack_name"] == "arn:openstack:heat::t:stacks/n/i/resources"
+    )
 
 
 def test_allow_lists_methods_in_registration_order() -> None:
