@@ -15,7 +15,6 @@ from oslo_policy import policy
 
 from keel_heat_core import policies
 
-
 _DENY = policy.Rules.from_dict({"default": "!"})["default"]
 _ALLOW = policy.Rules.from_dict({"default": "@"})["default"]
 

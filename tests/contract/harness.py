@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from keel_heat_api import app as api_app
-from keel_heat_api import opts
 from oslo_config import cfg
 
+from keel_heat_api import app as api_app
+from keel_heat_api import opts
 from keel_heat_core.rpc.client import ALLOWED_EXMODS, EngineClient
 from keel_heat_core.rpc.engine_base import messaging
 from tests.contract.fake_engine import FakeEngine
