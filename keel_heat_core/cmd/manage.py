@@ -28,6 +28,7 @@ PROG = "keel-heat-manage"
 #: Modules that add command groups to keel-heat-manage.
 COMMAND_MODULES = [
     "keel_heat_core.cmd.manage_packs",
+    "keel_heat_core.cmd.manage_db",
 ]
 
 CommandFunc = Callable[[cfg.ConfigOpts], int | None]

@@ -42,8 +42,12 @@ from keel_heat_core.plugin_api.support import SupportStatus
 #: The version of this API (major.minor); packs check the major.
 PLUGIN_API_VERSION = "1.0"
 
-#: Marker of pluggy hook implementations (project name ``keel_heat``).
-hookimpl = pluggy.HookimplMarker("keel_heat")
+try:
+    #: Marker of pluggy hook implementations (project ``keel_heat``).
+    from keel_heat_core.plugins.spec import hookimpl
+except ImportError:  # pragma: no cover - before the plugins layer exists
+    # The same project name makes this marker equivalent to the core's.
+    hookimpl = pluggy.HookimplMarker("keel_heat")
 
 __all__ = [
     "PLUGIN_API_VERSION",

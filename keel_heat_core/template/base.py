@@ -258,6 +258,7 @@ class Template(Mapping[str, Any]):
                 raise exception.StackValidationFailed(
                     message=str(err)
                 ) from err
+            defn.stack = stack
             cond = defn.condition()
             if cond is not None:
                 try:
@@ -373,20 +374,30 @@ class Template(Mapping[str, Any]):
         )
 
     @classmethod
-    def function_names(cls, with_condition: bool = False) -> list[str]:
-        """Names listed by ``GET /template_versions/{v}/functions``."""
-        names = {
-            name
+    def function_table(cls, with_condition: bool = False) -> dict[str, Any]:
+        """The usable functions (removed ones left out), optionally with
+        the condition functions taking precedence."""
+        table = {
+            name: fn
             for name, fn in cls.functions.items()
             if fn is not function.Removed
         }
         if with_condition:
-            names |= {
-                name
-                for name, fn in cls.condition_functions.items()
-                if fn not in (function.Invalid, function.Removed)
-            }
-        return sorted(names)
+            for name, fn in cls.condition_functions.items():
+                if fn not in (function.Invalid, function.Removed):
+                    table[name] = fn
+        return table
+
+    @classmethod
+    def function_descriptions(
+        cls, with_condition: bool = False
+    ) -> list[dict[str, str]]:
+        """The body of ``GET /template_versions/{v}/functions``."""
+        table = cls.function_table(with_condition)
+        return [
+            {"functions": name, "description": table[name].description}
+            for name in sorted(table)
+        ]
 
 
 TemplateFactory = Callable[..., Template]

@@ -270,5 +270,6 @@ def _children(snippet: Any) -> Iterable[Any]:
     if isinstance(snippet, Mapping):
         return snippet.values()
     if _is_list(snippet):
-        return snippet
+        items: Iterable[Any] = snippet
+        return items
     return ()

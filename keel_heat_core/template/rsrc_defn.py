@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from keel_heat_core import exception
@@ -15,6 +15,34 @@ if TYPE_CHECKING:
 #: Section names used in dependency and validation paths (CFN spelling,
 #: as Heat writes them, e.g. ``r2.Properties.value``).
 PROPERTIES, METADATA = "Properties", "Metadata"
+
+
+def _absent(value: Any) -> bool:
+    while isinstance(value, function.Macro):
+        value = value.parsed
+    return value is function.ABSENT
+
+
+class _Unassigned(function.Function):
+    """A required property unset by a false two-argument ``if``."""
+
+    def result(self) -> Any:
+        raise ValueError(f"Property {self.fn_name} not assigned")
+
+
+def _unset_absent(data: Mapping[Any, Any], schema: Any, props: Any) -> Any:
+    """Drop properties that a false two-argument ``if`` unsets; a required
+    one without default then reports "not assigned" at its own path."""
+    out = {}
+    for key, value in data.items():
+        if not _absent(value):
+            out[key] = value
+            continue
+        if key in schema:
+            prop = props.Property(schema[key], key)
+            if prop.required() and not prop.has_default():
+                out[key] = _Unassigned(None, str(key), None)
+    return out
 
 
 class ResourceDefinition:
@@ -56,6 +84,8 @@ class ResourceDefinition:
         self.description = description or ""
         self._external_id = external_id
         self._condition = condition
+        #: the stack definition that built this one (set by the template)
+        self.stack: StackDefinition | None = None
 
     def properties_snippet(self) -> Any:
         """The parsed properties (functions unresolved)."""
@@ -71,11 +101,50 @@ class ResourceDefinition:
             return {}
         return function.resolve(self._metadata)
 
-    def update_policy(self) -> Any:
+    def update_policy_data(self) -> Any:
         """The resolved update policy (``{}`` by default)."""
         if self._update_policy is None:
             return {}
         return function.resolve(self._update_policy)
+
+    def properties(self, schema: Any, context: Any = None) -> Any:
+        """The plugin API's ``Properties`` over this definition's values.
+
+        :param schema: the resource type's properties schema.
+        :param context: the request context (custom constraints).
+        """
+        from keel_heat_core.plugin_api import properties as props
+
+        data = self.properties_snippet()
+        if isinstance(data, function.Function):
+            data = function.resolve(data) or {}
+        elif isinstance(data, Mapping):
+            data = _unset_absent(data, schema, props)
+        stack = self.stack
+        return props.Properties(
+            schema,
+            data,
+            resolver=function.resolve,
+            context=context,
+            section=PROPERTIES,
+            rsrc_description=self.description,
+            in_init=None if stack is None else stack.in_init,
+        )
+
+    def update_policy(self, schema: Any, context: Any = None) -> Any:
+        """The plugin API's ``Properties`` over the update policy."""
+        from keel_heat_core.plugin_api import properties as props
+
+        data = self._update_policy
+        if isinstance(data, function.Function):
+            data = function.resolve(data)
+        return props.Properties(
+            schema,
+            data or {},
+            resolver=function.resolve,
+            context=context,
+            section="UpdatePolicy",
+        )
 
     def deletion_policy(self) -> str:
         """``Delete``, ``Retain`` or ``Snapshot`` (Retain when external)."""

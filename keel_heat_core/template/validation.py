@@ -34,13 +34,7 @@ def validate_structure(defn: StackDefinition) -> None:
 
 def validate_conditions(defn: StackDefinition) -> None:
     """Parse and evaluate every condition."""
-    conditions = defn.conditions()
-    try:
-        conditions.validate()
-    except ValueError as err:
-        raise exception.StackValidationFailed(
-            error="Condition validation error", message=str(err)
-        ) from err
+    defn.conditions().validate()
 
 
 def dependency_map(defn: StackDefinition) -> dict[str, set[str]]:

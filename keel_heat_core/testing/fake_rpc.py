@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import copy
 import datetime
+import itertools
 import uuid
 from typing import Any
 
 from keel_heat_core import exception
 
+_TICKS = itertools.count(1)
+
 
 def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # A tick per change, so that two changes in one second differ.
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    return f"{now}.{next(_TICKS):06d}Z"
 
 
 class FakeEngineRPC:
@@ -198,6 +203,10 @@ class FakeEngineRPC:
             stack["status_reason"],
             stack["updated_time"],
         )
+
+    def get_template(self, ctxt: Any, stack_identity: Any) -> Any:
+        """The child stack's current template."""
+        return copy.deepcopy(self._stack(stack_identity)["template"])
 
     def show_stack(
         self, ctxt: Any, stack_identity: Any, resolve_outputs: bool = True

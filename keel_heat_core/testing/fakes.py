@@ -271,6 +271,10 @@ class FakeStack:
         self.resources: dict[str, Any] = {}
         self._rpc = rpc or FakeEngineRPC()
         self.identifier_factory: Callable[[], Any] | None = None
+        #: resource name -> attributes referenced in the template
+        self.attr_references: dict[str, list[Any]] = {}
+        #: URL -> text answered by :meth:`fetch_url`
+        self.urls: dict[str, str] = {}
 
     def identifier(self) -> dict[str, str]:
         return {
@@ -294,6 +298,19 @@ class FakeStack:
             if res.get_reference_id() == refid:
                 return res
         return None
+
+    def set_stack_user_project_id(self, project_id: str) -> None:
+        self.stack_user_project_id = project_id
+
+    def fetch_url(self, url: str) -> str:
+        """The text at ``url`` (from :attr:`urls`)."""
+        if url not in self.urls:
+            raise OSError(f"Failed to retrieve template from {url}")
+        return self.urls[url]
+
+    def referenced_attrs(self, resource_name: str) -> list[Any]:
+        """Attributes of ``resource_name`` that the template reads."""
+        return list(self.attr_references.get(resource_name, []))
 
     def child_stack_status(
         self, stack_id: str
