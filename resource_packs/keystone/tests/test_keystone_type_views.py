@@ -34,7 +34,7 @@ def _load(target: str) -> Any:
 
 def test_every_listed_keystone_type_is_ported() -> None:
     listed = sorted(t for t, info in HEAT.items() if not info["hidden"])
-    assert TYPES == listed
+    assert listed == TYPES
     assert len(TYPES) == 10
 
 
@@ -52,7 +52,10 @@ def test_schema_matches_heat(type_name: str) -> None:
 def test_template_matches_heat(type_name: str, template_type: str) -> None:
     cls = _load(ENTRY_POINTS[type_name])
     problems = schema_compare.template_differences(
-        cls, type_name, template_type, HEAT[type_name]["template"][template_type]
+        cls,
+        type_name,
+        template_type,
+        HEAT[type_name]["template"][template_type],
     )
     assert problems == []
 
