@@ -86,6 +86,10 @@ class Resource(LifecycleHooks):
     )
     BASE_ATTRIBUTES = (SHOW,) = (attributes.SHOW_ATTR,)
 
+    #: names of the properties and attributes (Heat's idiom:
+    #: ``PROPERTIES = (SIZE, NAME) = ("size", "name")``)
+    PROPERTIES: ClassVar[tuple[str, ...]] = ()
+    ATTRIBUTES: ClassVar[tuple[str, ...]] = ()
     #: property name -> :class:`~.properties.Schema`
     properties_schema: ClassVar[Mapping[str, Any]] = {}
     #: attribute name -> :class:`~.attributes.Schema`
