@@ -273,3 +273,18 @@ def test_add_and_remove_resource(text: str) -> None:
     assert copied.properties_data() == {"x": "v"}
     target.remove_resource("a")
     assert StackDefinition(target, {}).resource_definitions() == {}
+
+
+def test_update_policy_with_and_without_schema() -> None:
+    defn = stack(
+        "heat_template_version: 2021-04-16\nresources:\n"
+        "  a: {type: OS::Heat::None,\n"
+        "      update_policy: {batch: {get_param: n}}}\n",
+        {"n": 2},
+    ).resource_definitions()["a"]
+    assert defn.update_policy() == {"batch": 2}
+    assert defn.update_policy_data() == {"batch": 2}
+    from keel_heat_core.plugin_api import properties
+
+    schema = {"batch": properties.Schema(properties.Schema.INTEGER)}
+    assert defn.update_policy(schema)["batch"] == 2
