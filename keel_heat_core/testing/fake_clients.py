@@ -105,6 +105,9 @@ class FakeHeatPlugin(FakeClientPlugin):
     def get_heat_cfn_url(self) -> str:
         return self.cfn_url
 
+    def get_cfn_metadata_server_url(self) -> str:
+        return self.cfn_url + "/"
+
     def get_insecure_option(self) -> bool:
         return False
 
