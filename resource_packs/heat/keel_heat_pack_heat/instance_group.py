@@ -148,13 +148,13 @@ class InstanceGroup(ScalingGroupBase):
 
     def _conf_properties(self) -> tuple[Any, dict[str, Any]]:
         conf = self._launch_config()
-        raw = dict(getattr(conf.t, "raw_properties", None) or {})
+        # Only what the configuration's template set (not the defaults).
+        given = conf.properties.data
         props = {
             k: conf.properties[k]
-            for k in raw
+            for k in given
             if k in conf.properties and k != "InstanceId"
         }
-        props.pop("InstanceId", None)
         props["Tags"] = self._tags()
         return conf, props
 

@@ -150,7 +150,10 @@ class LaunchConfiguration(api.Resource):
             self.KEY_NAME: server.key_name,
             self.SECURITY_GROUPS: [g["name"] for g in server.security_groups],
         }
-        props = dict(getattr(self.t, "raw_properties", {}) or {})
+        props = {
+            k: self.properties.resolve(v)
+            for k, v in self.properties.data.items()
+        }
         for key, value in from_server.items():
             props.setdefault(key, value)
         return props
