@@ -8,8 +8,8 @@ import sys
 
 from oslo_config import cfg
 
-from keel_heat_api.context import ApiRequestContext
 from keel_heat_core import policies
+from keel_heat_core.context import RequestContext as ApiRequestContext
 from keel_heat_core.policies.enforcer import Enforcer, PolicyDenied
 
 READER = "role:reader and project_id:%(project_id)s"
