@@ -134,7 +134,7 @@ def test_random_string_bad_class(resource_driver):
     with pytest.raises(exception.StackValidationFailed) as err:
         res.validate()
     assert str(err.value) == (
-        "Property error: Properties.character_classes[0].class: "
+        "Property error: resources.r.properties.character_classes[0].class: "
         '"emoji" is not an allowed value ["lettersdigits", "letters", '
         '"lowercase", "uppercase", "digits", "hexdigits", "octdigits"]'
     )
@@ -183,7 +183,9 @@ def test_value_type_checked(resource_driver, value_type, value, message):
     )
     with pytest.raises(exception.StackValidationFailed) as err:
         res.validate()
-    assert str(err.value) == f"Property error: Properties.value: {message}"
+    assert str(err.value) == (
+        f"Property error: resources.v.properties.value: {message}"
+    )
 
 
 def test_value_requires_value(resource_driver):
@@ -191,5 +193,5 @@ def test_value_requires_value(resource_driver):
     with pytest.raises(exception.StackValidationFailed) as err:
         res.validate()
     assert str(err.value) == (
-        "Property error: Properties: Property value not assigned"
+        "Property error: resources.v.properties: Property value not assigned"
     )
