@@ -194,3 +194,18 @@ def test_validation_errors_carry_the_resource_path(driver):
         "Property error: Resources.r.Properties.size: "
         "Value 'x' is not an integer"
     )
+
+
+def test_signal_event_reason():
+    from keel_heat_core.plugin_api.lifecycle import signal_event_reason
+
+    assert signal_event_reason(None, "done") == "Signal: done"
+    assert signal_event_reason(None, None) == "No signal details provided"
+    assert signal_event_reason("text", None) == "text"
+    assert (
+        signal_event_reason(
+            {"previous": "ok", "current": "alarm", "reason": "cpu"}, None
+        )
+        == "alarm state changed from ok to alarm (cpu)"
+    )
+    assert signal_event_reason({"a": 1}, None) == "Unknown"
