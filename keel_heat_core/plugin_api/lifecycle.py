@@ -43,9 +43,8 @@ def signal_event_reason(details: Any, signal_result: Any) -> str:
     if isinstance(details, Mapping) and all(
         k in details for k in ("previous", "current", "reason")
     ):
-        return "alarm state changed from {previous} to {current} ({reason})".format(
-            **details
-        )
+        change = "{previous} to {current} ({reason})".format(**details)
+        return f"alarm state changed from {change}"
     return "Unknown"
 
 
