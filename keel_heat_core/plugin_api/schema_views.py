@@ -298,3 +298,34 @@ def _safe(check: Callable[[str, type], bool], name: str, cls: type) -> bool:
         return bool(check(name, cls))
     except Exception:
         return False
+
+
+def find_type(types: Mapping[str, type], type_name: str) -> type:
+    """The class of a registered type that users may see.
+
+    :raises EntityNotFound: ``The Resource Type (X) could not be found.``
+        (404) for an unknown name.
+    :raises NotSupported: for a HIDDEN type (400).
+    """
+    cls = types.get(type_name)
+    if cls is None:
+        raise exception.EntityNotFound(entity="Resource Type", name=type_name)
+    ensure_visible(cls, type_name)
+    return cls
+
+
+def show_type(
+    types: Mapping[str, type], type_name: str, with_description: bool = False
+) -> dict[str, Any]:
+    """``GET /resource_types/{type}`` (see :func:`find_type` for errors)."""
+    cls = find_type(types, type_name)
+    return resource_schema(cls, type_name, with_description)
+
+
+def type_template(
+    types: Mapping[str, type], type_name: str, template_type: str = CFN
+) -> dict[str, Any]:
+    """``GET /resource_types/{type}/template`` (see :func:`find_type`)."""
+    return generate_template(
+        find_type(types, type_name), type_name, template_type
+    )

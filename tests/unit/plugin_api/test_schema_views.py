@@ -66,3 +66,20 @@ def test_bad_support_status():
     with pytest.raises(exception.Invalid) as err:
         schema_views.list_types(TYPES, support_status="NOPE")
     assert "Invalid support status and should be one of" in str(err.value)
+
+
+def test_show_and_template_errors():
+    with pytest.raises(exception.EntityNotFound) as err:
+        schema_views.show_type(TYPES, "OS::No::Such")
+    assert str(err.value) == (
+        "The Resource Type (OS::No::Such) could not be found."
+    )
+    with pytest.raises(exception.NotSupported):
+        schema_views.type_template(TYPES, "OS::Gone", "hot")
+    assert (
+        schema_views.show_type(TYPES, "OS::New")["support_status"]["version"]
+        == "9.0.0"
+    )
+    assert "HeatTemplateFormatVersion" in schema_views.type_template(
+        TYPES, "OS::Old"
+    )
