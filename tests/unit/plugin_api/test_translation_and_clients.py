@@ -171,3 +171,32 @@ def test_schema_compare_ignores_descriptions_only():
         schema_compare.strip_descriptions(heat),
         schema_compare.strip_descriptions(ours),
     ) == ["properties.description.type: expected 'string', got 'map'"]
+
+
+def test_stack_identifier_from_objects_and_dicts():
+    import dataclasses
+
+    from keel_heat_core.plugin_api.identifier import stack_identifier
+
+    @dataclasses.dataclass
+    class Ident:
+        tenant: str
+        stack_name: str
+        stack_id: str
+        path: str = ""
+
+    class Stack:
+        def __init__(self, ident):
+            self._ident = ident
+
+        def identifier(self):
+            return self._ident
+
+    expected = HeatIdentifier("t", "s", "i")
+    assert stack_identifier(Stack(Ident("t", "s", "i"))) == expected
+    assert (
+        stack_identifier(
+            Stack({"tenant": "t", "stack_name": "s", "stack_id": "i"})
+        )
+        == expected
+    )
