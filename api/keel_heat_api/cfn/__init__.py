@@ -14,6 +14,7 @@ the AWS error format itself.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any
 
 from keystoneauth1 import loading as ks_loading
@@ -78,6 +79,7 @@ def setup_app(
     enforcer: Any = None,
     db_check: HealthCheck | None = None,
     ec2_session: Any = None,
+    fetch: Callable[[str], bytes] | None = None,
 ) -> WSGIApp:
     """Return the CFN API WSGI application.
 
@@ -88,6 +90,8 @@ def setup_app(
     :param db_check: the database check of ``/healthcheck``.
     :param ec2_session: the keystoneauth session of the ``ec2tokens``
         calls; loaded from ``[ec2authtoken]`` by default.
+    :param fetch: ``fetch(url) -> bytes`` for ``TemplateUrl``; the
+        native API's guarded fetch by default.
     """
     register_opts(conf)
     enforcer = enforcer or Enforcer(conf)
@@ -97,7 +101,9 @@ def setup_app(
         expose_headers=native_app.CORS_EXPOSE_HEADERS,
         allow_methods=native_app.CORS_ALLOW_METHODS,
     )
-    app: WSGIApp = CfnApplication(conf, enforcer, rpc, template_fetcher(conf))
+    app: WSGIApp = CfnApplication(
+        conf, enforcer, rpc, fetch or template_fetcher(conf)
+    )
     app = ContextMiddleware(app, enforcer)
     app = _auth(app, conf, ec2_session)
     app = VersionNegotiation(app)
