@@ -12,9 +12,9 @@ from urllib.parse import urlencode
 
 import oslo_messaging as messaging
 import webob
+from keel_heat_api import cfn
 from oslo_config import cfg
 
-from keel_heat_api import cfn
 from keel_heat_core.rpc.client import ALLOWED_EXMODS, EngineClient
 from tests.unit.api_cfn.fake_engine import FakeEngine
 
