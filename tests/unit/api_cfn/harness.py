@@ -12,9 +12,9 @@ from urllib.parse import urlencode
 
 import oslo_messaging as messaging
 import webob
-from keel_heat_api import cfn
 from oslo_config import cfg
 
+from keel_heat_api import cfn
 from keel_heat_core.rpc.client import ALLOWED_EXMODS, EngineClient
 from tests.unit.api_cfn.fake_engine import FakeEngine
 
@@ -27,12 +27,14 @@ class CfnHarness:
     :param overrides: ``{(group, name): value}`` configuration overrides
         (``api.auth_strategy`` is ``noauth`` unless overridden).
     :param ec2_session: the session of the EC2 middleware's calls.
+    :param enforcer: a policy enforcer instead of the configured one.
     """
 
     def __init__(
         self,
         overrides: dict[tuple[str | None, str], Any] | None = None,
         ec2_session: Any = None,
+        enforcer: Any = None,
     ) -> None:
         self.conf = cfg.ConfigOpts()
         cfn.register_opts(self.conf)
@@ -61,6 +63,7 @@ class CfnHarness:
             self.conf,
             rpc=self.rpc,
             ec2_session=ec2_session,
+            enforcer=enforcer,
             fetch=lambda url: self._fetch(url),
         )
 

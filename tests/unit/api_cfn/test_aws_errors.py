@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import oslo_messaging as messaging
 import pytest
-from keel_heat_api.cfn import aws_errors
 
+from keel_heat_api.cfn import aws_errors
 from keel_heat_core import exception
 from keel_heat_core.rpc.engine_base import rebuild_remote_error
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from keel_heat_api.cfn import aws_errors, serializers
 
 
 def test_xml_root_is_first_key_and_values_are_python_text() -> None:
-    data = {
+    data: dict[str, Any] = {
         "R": {
             "none": None,
             "yes": True,
