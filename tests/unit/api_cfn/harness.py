@@ -28,6 +28,7 @@ class CfnHarness:
         (``api.auth_strategy`` is ``noauth`` unless overridden).
     :param ec2_session: the session of the EC2 middleware's calls.
     :param enforcer: a policy enforcer instead of the configured one.
+    :param config_files: configuration files to read.
     """
 
     def __init__(
@@ -35,10 +36,12 @@ class CfnHarness:
         overrides: dict[tuple[str | None, str], Any] | None = None,
         ec2_session: Any = None,
         enforcer: Any = None,
+        config_files: list[str] | None = None,
     ) -> None:
+        self.config_files = list(config_files or [])
         self.conf = cfg.ConfigOpts()
         cfn.register_opts(self.conf)
-        self.conf([], project="keel-heat-test", default_config_files=[])
+        self._parse()
         self.settings: dict[tuple[str | None, str], Any] = {
             ("api", "auth_strategy"): "noauth",
             ("api", "noauth_project_id"): PROJECT,
@@ -67,6 +70,13 @@ class CfnHarness:
             fetch=lambda url: self._fetch(url),
         )
 
+    def _parse(self) -> None:
+        self.conf(
+            [],
+            project="keel-heat-test",
+            default_config_files=self.config_files,
+        )
+
     def _apply_settings(self) -> None:
         for (group, name), value in self.settings.items():
             self.conf.set_override(name, value, group=group)
@@ -78,7 +88,7 @@ class CfnHarness:
         self.engine.fail.clear()
         self._fetch = self._no_fetch
         self.conf.reset()
-        self.conf([], project="keel-heat-test", default_config_files=[])
+        self._parse()
         self._apply_settings()
 
     @staticmethod
