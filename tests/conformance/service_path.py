@@ -28,11 +28,14 @@ class StackTimeout(AssertionError):
 
 
 class NameGate:
-    """Wakes creates that met ``StackExists`` when a stack is deleted."""
+    """Lets creates that met ``StackExists`` retry one at a time, each time
+    a stack is deleted (so that waiting creates do not all validate their
+    template again for every free name)."""
 
     def __init__(self) -> None:
         self._freed = threading.Condition()
         self._generation = 0
+        self.turn = threading.Lock()
 
     def generation(self) -> int:
         with self._freed:
@@ -96,12 +99,14 @@ class ServicePath:
     def create(self, vector: dict[str, Any]) -> Outcome:
         """Create the stack, wait, show it, delete it."""
         body = request_body(vector)
-        while True:
-            seen = self.gate.generation()
-            answer = self.heat.request("POST", "/stacks", body)
-            if answer.error.get("type") != "StackExists":
-                break
-            self.gate.wait(seen)
+        seen = self.gate.generation()
+        answer = self.heat.request("POST", "/stacks", body)
+        if answer.error.get("type") == "StackExists":
+            with self.gate.turn:
+                while answer.error.get("type") == "StackExists":
+                    self.gate.wait(seen)
+                    seen = self.gate.generation()
+                    answer = self.heat.request("POST", "/stacks", body)
         if answer.status != 201:
             return _error(answer)
         path = self.heat.stack_path(
