@@ -111,9 +111,14 @@ class EngineEndpoint:
         raise _later("preview_update_stack")
 
     def validate_template(
-        self, ctxt: Any, template: Any, **kwargs: Any
+        self,
+        ctxt: Any,
+        template: Any,
+        params: Any = None,
+        files: Any = None,
+        **kwargs: Any,
     ) -> Any:
-        raise _later("validate_template")
+        return self._api.validate_template(ctxt, template, params, files)
 
     def authenticated_to_backend(self, ctxt: Any) -> bool:
         return True
