@@ -21,7 +21,6 @@ from typing import Any
 from urllib.parse import quote
 
 from oslo_config import cfg
-from tests.functional.engine.stacks import serialize_sqlite_writers
 
 # The threading backend of oslo.service, before oslo.messaging loads it.
 import tests.functional.engine.conftest  # noqa: F401
@@ -35,6 +34,7 @@ from keel_heat_core.migrations import runner
 from keel_heat_core.rpc import transport as shared
 from keel_heat_core.service.db_backend import DatabaseBackend
 from keel_heat_core.service.engine import EngineService
+from tests.functional.engine.stacks import serialize_sqlite_writers
 
 TENANT = "00000000000000000000000000000001"
 KEY = "0123456789abcdef0123456789abcdef"
@@ -82,9 +82,7 @@ class InProcessHeat:
         url = f"sqlite:///{state / 'keel-heat.sqlite'}"
         self.conf = _conf(url)
         plugins.load_plugins(self.conf)
-        self.db = Database(
-            url, encryption_key=KEY, sqlite_synchronous=False
-        )
+        self.db = Database(url, encryption_key=KEY, sqlite_synchronous=False)
         runner.upgrade(self.db.engine)
         # Threads of this process queue on a lock rather than in SQLite's
         # busy handler, which sleeps up to 100 ms between tries.
