@@ -15,7 +15,6 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from keel_heat_core import exception
-from keel_heat_core.model.definitions import BoundDefinition
 from keel_heat_core.plugin_api import Resource
 from keel_heat_core.template import provider, validation, versions
 from keel_heat_core.template.environment import Environment
@@ -164,7 +163,7 @@ class StackValidator:
         if cls is _TemplateResource:
             return
         try:
-            instance = cls(rdefn.name, BoundDefinition(rdefn), self.facade)
+            instance = cls(rdefn.name, rdefn, self.facade)
             if self.strict:
                 instance.validate()
             else:
