@@ -142,10 +142,16 @@ class ConvergenceResource:
         cancel: threading.Event | None,
         done: dict[str, Any],
         interval: float,
+        pre: Callable[[], Any] | None = None,
     ) -> None:
-        """IN_PROGRESS, the plugin's handle/check loop, COMPLETE or FAILED."""
+        """IN_PROGRESS, the plugin's handle/check loop, COMPLETE or FAILED.
+
+        :param pre: runs first, failing the action like the handle would.
+        """
         self._set(self._acquire, action, r.IN_PROGRESS, "state changed")
         try:
+            if pre is not None:
+                pre()
             run_action(self.plugin, action, args, deadline, cancel, interval)
         except (ActionTimeout, ActionCancelled) as exc:
             reason = (
@@ -185,7 +191,11 @@ class ConvergenceResource:
             "requires": sorted(set(requires), reverse=True),
             "properties": self.properties,
         }
-        self._run(r.CREATE, (), deadline, cancel, done, interval)
+        # Heat checks the resolved property values first (a value that
+        # only has its type once functions ran, such as a get_attr).
+        properties = getattr(self.plugin, "properties", None)
+        validate = getattr(properties, "validate", None)
+        self._run(r.CREATE, (), deadline, cancel, done, interval, validate)
 
     def needs_replace(self, old_type: str | None) -> bool:
         """Replace instead of update (plugins.md §1.3 step 1, type change)."""
