@@ -143,12 +143,20 @@ class ConvergenceResource:
         done: dict[str, Any],
         interval: float,
         pre: Callable[[], Any] | None = None,
+        begin: Mapping[str, Any] | None = None,
     ) -> None:
         """IN_PROGRESS, the plugin's handle/check loop, COMPLETE or FAILED.
 
         :param pre: runs first, failing the action like the handle would.
+        :param begin: more row values to write with IN_PROGRESS.
         """
-        self._set(self._acquire, action, r.IN_PROGRESS, "state changed")
+        self._set(
+            self._acquire,
+            action,
+            r.IN_PROGRESS,
+            "state changed",
+            **dict(begin or {}),
+        )
         try:
             if pre is not None:
                 pre()
@@ -195,7 +203,18 @@ class ConvergenceResource:
         # only has its type once functions ran, such as a get_attr).
         properties = getattr(self.plugin, "properties", None)
         validate = getattr(properties, "validate", None)
-        self._run(r.CREATE, (), deadline, cancel, done, interval, validate)
+        # The properties are stored as the create starts, as Heat does: a
+        # resource whose create fails still shows its attributes.
+        self._run(
+            r.CREATE,
+            (),
+            deadline,
+            cancel,
+            done,
+            interval,
+            validate,
+            {"properties": self.properties},
+        )
 
     def needs_replace(self, old_type: str | None) -> bool:
         """Replace instead of update (plugins.md §1.3 step 1, type change)."""
