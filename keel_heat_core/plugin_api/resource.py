@@ -391,7 +391,12 @@ class Resource(LifecycleHooks):
         if callable(policy):
             self.validate_deletion_policy(policy())
         strict = getattr(self.stack, "strict_validate", True)
-        self.properties.validate(with_value=strict)
+        # Heat validates properties whose names are not yet looked up
+        # (RESOLVE rules run at create/update): a missing object is then
+        # reported by its custom constraint, with the property's path.
+        checked = self._make_properties(self.t)
+        self.translate_properties(checked, client_resolve=False)
+        checked.validate(with_value=strict)
         if self.update_policy_schema:
             self.update_policy.validate()
 
