@@ -146,7 +146,9 @@ def test_unknown_keystone_object_fails_validation(
     with pytest.raises(exception.StackValidationFailed) as err:
         admin_driver.create(res)
     message = NOT_FOUND.format(entity=entity, value=value)
-    assert str(err.value) == f"Property error: Properties.{path}: {message}"
+    assert str(err.value) == (
+        f"Property error: resources.r.properties.{path}: {message}"
+    )
     assert res.resource_id is None
 
 
