@@ -404,9 +404,12 @@ class Resource(LifecycleHooks):
             # Heat validates properties whose names are not yet looked up
             # (RESOLVE rules run at create/update): a missing object is
             # then reported by its custom constraint, with its path.
-            checked = self._make_properties(self.t)
-            self.translate_properties(checked, client_resolve=False)
-            checked.validate(with_value=strict)
+            translation = self.properties.translation
+            resolve, translation.resolve = translation.resolve, False
+            try:
+                self.properties.validate(with_value=strict)
+            finally:
+                translation.resolve = resolve
         except exception.StackValidationFailed as ex:
             raise self._resource_error(ex) from ex
 
