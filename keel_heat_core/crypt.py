@@ -37,7 +37,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 try:  # cryptography >= 47 keeps CFB among the "decrepit" primitives
     from cryptography.hazmat.decrepit.ciphers.modes import CFB
 except ImportError:  # pragma: no cover - older cryptography
-    CFB = modes.CFB  # type: ignore[misc,assignment]
+    CFB = modes.CFB  # type: ignore[misc,assignment,unused-ignore]
 
 #: Heat's default ``auth_encryption_key``: public, so never safe to use.
 DEFAULT_KEY = "notgood but just long enough i t"

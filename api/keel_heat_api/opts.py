@@ -3,17 +3,17 @@
 The ``[api]`` group is the API's own. The ``[DEFAULT]``/``[revision]``
 options the API reads (``max_json_body_size``, ``max_template_size``,
 ``template_fetch_timeout``, ``max_nested_stack_depth``, ``debug``,
-``heat_revision``) belong to ``keel_heat_core.conf``; until that package
-registers them, :func:`register_opts` registers the fallbacks below, with
-Heat's names and defaults.
+``heat_revision``) belong to ``keel_heat_core.conf``; the fallbacks below
+(Heat's names and defaults) are registered only where it has none.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 
 from oslo_config import cfg
+
+from keel_heat_core import conf as core_conf
 
 API_GROUP = "api"
 
@@ -80,14 +80,35 @@ def _register_missing(
             conf.register_opt(opt, group=group)
 
 
+def _register_middleware_opts(conf: cfg.ConfigOpts) -> None:
+    """Register the middleware's options before the files are read.
+
+    The middleware would register them when built, which is too late for
+    a configuration parsed (or overridden) beforehand; their sample
+    options come from the libraries' own generator namespaces.
+    """
+    from keystonemiddleware import auth_token
+    from oslo_middleware import cors, http_proxy_to_wsgi
+
+    groups: list[tuple[str, Sequence[cfg.Opt]]] = [
+        ("cors", cors.CORS_OPTS),
+        ("oslo_middleware", http_proxy_to_wsgi.OPTS),
+    ]
+    groups += [(g, o) for g, o in auth_token.list_opts()]
+    for group, group_opts in groups:
+        for opt in group_opts:
+            try:
+                conf.register_opt(opt, group=group)
+            except cfg.DuplicateOptError:
+                continue
+
+
 def register_opts(conf: cfg.ConfigOpts) -> None:
     """Register the API's options and any core option still missing."""
-    core_conf = importlib.import_module("keel_heat_core.conf")
-    register_core = getattr(core_conf, "register_opts", None)
-    if register_core is not None:
-        register_core(conf)
+    core_conf.register_opts(conf)
     conf.register_opts(api_opts, group=API_GROUP)
     _register_missing(conf, fallback_default_opts, None)
+    _register_middleware_opts(conf)
     _register_missing(conf, fallback_revision_opts, "revision")
 
 

@@ -28,6 +28,7 @@ PROG = "keel-heat-manage"
 #: Modules that add command groups to keel-heat-manage.
 COMMAND_MODULES = [
     "keel_heat_core.cmd.manage_packs",
+    "keel_heat_core.cmd.manage_db",
 ]
 
 CommandFunc = Callable[[cfg.ConfigOpts], int | None]
@@ -61,7 +62,7 @@ def main(
     conf = cfg.CONF if conf is None else conf
     if "command" not in conf:
         conf.register_cli_opt(command_opt())
-    conf = prepare_conf(argv, PROG, conf)
+    conf = prepare_conf(argv, PROG, conf, log_to_stderr=True)
     func: CommandFunc | None = getattr(conf.command, "func", None)
     if func is None:
         # A command group given without its sub-command.

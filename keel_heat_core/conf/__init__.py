@@ -18,7 +18,7 @@ import oslo_messaging
 from oslo_config import cfg
 from oslo_log import log as logging
 
-from keel_heat_core.conf import database, trustee
+from keel_heat_core.conf import database, identity, trustee
 
 #: Modules under ``keel_heat_core.conf`` that expose ``list_opts()``.
 GROUP_MODULES = (
@@ -112,3 +112,4 @@ def register_opts(conf: cfg.ConfigOpts) -> None:
     _register_messaging_opts(conf)
     database.register(conf)
     trustee.register(conf)
+    identity.register_opts(conf)

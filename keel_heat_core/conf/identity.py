@@ -1,6 +1,8 @@
 """Options of ``[ec2authtoken]``: how the CFN API checks EC2 signatures.
 
-Heat's option names. The group also takes keystoneauth's session options
+Heat's option names. Keystone 30 lets only services and admins validate
+EC2 signatures, so the group also takes keystoneauth's auth options (the
+service user, ``auth_type = password`` …) and session options
 (``cafile``, ``certfile``, ``keyfile``, ``insecure``, ``timeout``), with
 Heat's older spellings (``ca_file``, ``cert_file``, ``key_file``) still
 read. ``[trustee]`` and the stack-domain options live in
@@ -50,6 +52,7 @@ def register_opts(conf: cfg.ConfigOpts) -> None:
     ks_loading.register_session_conf_options(
         conf, GROUP, deprecated_opts=_DEPRECATED_SESSION
     )
+    ks_loading.register_auth_conf_options(conf, GROUP)
 
 
 def list_opts() -> list[tuple[str, list[cfg.Opt]]]:
@@ -57,4 +60,6 @@ def list_opts() -> list[tuple[str, list[cfg.Opt]]]:
     session = ks_loading.get_session_conf_options(
         deprecated_opts=_DEPRECATED_SESSION
     )
-    return [(GROUP, ec2authtoken_opts + session)]
+    auth = ks_loading.get_auth_common_conf_options()
+    auth += ks_loading.get_auth_plugin_conf_options("password")
+    return [(GROUP, ec2authtoken_opts + session + auth)]

@@ -8,7 +8,7 @@ import itertools
 
 from oslo_config import cfg
 
-from keel_heat_core.conf import core_opts, trustee
+from keel_heat_core.conf import core_opts, identity, trustee
 
 
 def list_opts() -> list[tuple[str, list[cfg.Opt]]]:
@@ -16,7 +16,7 @@ def list_opts() -> list[tuple[str, list[cfg.Opt]]]:
 
     :returns: ``(group name, options)`` pairs, one per group
     """
-    pairs = core_opts() + trustee.list_opts()
+    pairs = core_opts() + trustee.list_opts() + identity.list_opts()
     merged: dict[str, list[cfg.Opt]] = {}
     for group, opts in pairs:
         merged.setdefault(group, []).extend(opts)

@@ -64,6 +64,30 @@ class Database:
             bind=self.engine, expire_on_commit=False, autoflush=False
         )
 
+    @classmethod
+    def from_conf(cls, conf: Any) -> Database:
+        """Build from ``[database]`` and ``auth_encryption_key``.
+
+        :param conf: an ``oslo_config.cfg.ConfigOpts`` with keel-heat's
+            options registered.
+        :raises ValueError: ``[database] connection`` is not set.
+        """
+        opts = conf.database
+        if not opts.connection:
+            raise ValueError("[database] connection is not set")
+        return cls(
+            opts.connection,
+            encryption_key=conf.auth_encryption_key,
+            mysql_sql_mode=opts.mysql_sql_mode,
+            connection_recycle_time=opts.connection_recycle_time,
+            max_pool_size=opts.max_pool_size,
+            max_overflow=opts.max_overflow,
+            pool_timeout=opts.pool_timeout,
+            max_retries=opts.max_retries,
+            retry_interval=opts.retry_interval,
+            sqlite_synchronous=opts.sqlite_synchronous,
+        )
+
     @property
     def dialect(self) -> str:
         """``sqlite``, ``mysql`` or ``postgresql``."""

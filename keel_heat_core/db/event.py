@@ -55,9 +55,9 @@ def _legacy_properties(blob: bytes | None) -> dict[str, Any] | None:
 
 
 def _record(db: Database, row: Any) -> records.EventRecord:
-    event, data, encrypted = row
-    if event.rsrc_prop_data_id is not None:
-        props = rpd.decode(db, data, encrypted)
+    event, props_row = row
+    if props_row is not None:
+        props = rpd.decode(db, props_row.data, props_row.encrypted)
     else:
         props = _legacy_properties(event.resource_properties)
     return records.from_row(
@@ -67,9 +67,9 @@ def _record(db: Database, row: Any) -> records.EventRecord:
 
 def _query_with_rpd(session: Session) -> Query[Any]:
     props = models.ResourcePropertiesData
-    query: Query[Any] = session.query(
-        models.Event, props.data, props.encrypted
-    ).outerjoin(props, models.Event.rsrc_prop_data_id == props.id)
+    query: Query[Any] = session.query(models.Event, props).outerjoin(
+        props, models.Event.rsrc_prop_data_id == props.id
+    )
     return query
 
 

@@ -35,8 +35,13 @@ from keel_heat_core.db import types
 
 
 def utcnow() -> datetime.datetime:
-    """Naive UTC now, the form Heat stores every timestamp in."""
-    return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+    """Naive UTC now, whole seconds: what a MySQL ``DATETIME`` keeps.
+
+    Dropping the fraction up front makes a record returned by a write
+    equal to the same row read back, on every backend.
+    """
+    now = datetime.datetime.now(datetime.UTC)
+    return now.replace(tzinfo=None, microsecond=0)
 
 
 class Base(DeclarativeBase):

@@ -85,7 +85,11 @@ def create_or_update(
 ) -> records.ResourcePropertiesDataRecord:
     """Rewrite row ``rpd_id`` in place, or insert when it is ``None``."""
     with db.transaction() as session:
-        row = session.get(models.ResourcePropertiesData, rpd_id)
+        row = (
+            session.get(models.ResourcePropertiesData, rpd_id)
+            if rpd_id is not None
+            else None
+        )
         if row is None:
             return _record(db, create_in_session(db, session, data, encrypted))
         row.data = encode(db, data, encrypted)

@@ -4,9 +4,9 @@ Functions take the :class:`~keel_heat_core.db.database.Database` first and
 return :class:`~keel_heat_core.db.records.StackRecord` objects.
 
 - :func:`create` inserts a row and enforces name uniqueness per project
-  the way Heat does (the earliest live stack of that name wins, the loser
-  is deleted and :class:`~keel_heat_core.db.exceptions.StackExists` is
-  raised). ``backup`` is written 0 when not given.
+  the way Heat does (the existing live stack of that name wins, the new
+  row is rolled back and :class:`~keel_heat_core.db.exceptions.StackExists`
+  is raised). ``backup`` is written 0 when not given.
 - :func:`get`, :func:`get_by_name`, :func:`get_by_name_and_owner_id`,
   :func:`get_all_by_owner_id`, :func:`get_root_id`.
 - :func:`list_stacks` / :func:`count` with Heat's filters, sorting,
@@ -114,10 +114,16 @@ def create(
         session.add(row)
         session.flush()
         if row.name is not None:
-            first = session.scalars(
-                _by_name_query(session, row.name, row.tenant).limit(1)
+            # Heat keeps the earliest stack of a name; the rows it can see
+            # are committed, hence older than this one. (Comparing
+            # created_at instead would tie within MySQL's one-second
+            # precision.)
+            other = session.scalars(
+                _by_name_query(session, row.name, row.tenant)
+                .where(models.Stack.id != row.id)
+                .limit(1)
             ).first()
-            if first is not None and first.id != row.id:
+            if other is not None:
                 # Raising rolls the insert back: the earlier stack wins.
                 raise exceptions.StackExists(row.name)
         for tag in tags:

@@ -12,7 +12,8 @@ the two key forms (2-element before Heat 26, 3-element since) the row
 holds; writes always use the 3-element form.
 
 - :func:`create` inserts (a duplicate key is ignored and reported);
-- :func:`get`;
+  :func:`create_many` inserts a traversal's points in one transaction;
+- :func:`get`, :func:`list_by_traversal`;
 - :func:`update_input_data` is the compare-and-swap::
 
     UPDATE sync_point SET input_data = :d, [extra_data = :e,]
@@ -25,7 +26,7 @@ holds; writes always use the 3-element form.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from oslo_db import exception as db_exc
@@ -76,6 +77,49 @@ def create(
     except db_exc.DBDuplicateEntry:
         return False
     return True
+
+
+def create_many(
+    db: Database,
+    stack_id: str,
+    traversal_id: str,
+    points: Iterable[tuple[str | int, bool]],
+) -> None:
+    """Insert empty sync points in one transaction.
+
+    Falls back to one insert-or-ignore per point when some already exist.
+    """
+    points = list(points)
+    try:
+        with db.transaction() as session:
+            session.add_all(
+                models.SyncPoint(
+                    entity_id=str(entity_id),
+                    traversal_id=traversal_id,
+                    is_update=is_update,
+                    atomic_key=0,
+                    stack_id=stack_id,
+                    input_data={"input_data": {}},
+                )
+                for entity_id, is_update in points
+            )
+    except db_exc.DBDuplicateEntry:
+        for entity_id, is_update in points:
+            create(db, entity_id, traversal_id, is_update, stack_id)
+
+
+def list_by_traversal(
+    db: Database, stack_id: str, traversal_id: str
+) -> list[records.SyncPointRecord]:
+    """Every sync point of a traversal."""
+    sp = models.SyncPoint
+    with db.transaction() as session:
+        rows = session.scalars(
+            select(sp)
+            .where(sp.stack_id == stack_id, sp.traversal_id == traversal_id)
+            .order_by(sp.entity_id, sp.is_update)
+        )
+        return [_record(r) for r in rows]
 
 
 def get(

@@ -5,6 +5,10 @@ request's parts to Keystone, which knows the secret of the access key and
 answers with a token for the key's user and project. Signature versions 2
 (query ``Signature``) and 4 (``Authorization: AWS4-HMAC-SHA256 …`` header
 or ``X-Amz-*`` query parameters) are both Keystone's business.
+
+Keystone 30 lets only services and admins call ``ec2tokens``: the call is
+made with the ``[ec2authtoken]`` credentials (Heat's service user), loaded
+by :func:`session_from_conf`.
 """
 
 from __future__ import annotations
@@ -127,29 +131,55 @@ def ec2tokens_url(auth_uri: str) -> str:
     return f"{uri}/ec2tokens"
 
 
+def session_from_conf(conf: Any) -> ks_session.Session | None:
+    """Return the session of the ``[ec2authtoken]`` credentials.
+
+    :param conf: a ``ConfigOpts`` with
+        :func:`keel_heat_core.conf.identity.register_opts` applied.
+    :returns: ``None`` when no auth plugin is configured there (the CFN
+        API then answers "Service misconfigured").
+    """
+    from keystoneauth1 import loading as ks_loading
+
+    auth = ks_loading.load_auth_from_conf_options(conf, "ec2authtoken")
+    if auth is None:
+        return None
+    sess: ks_session.Session = ks_loading.load_session_from_conf_options(
+        conf, "ec2authtoken", auth=auth
+    )
+    return sess
+
+
 def check_signature(
     request: Ec2Request,
     auth_uri: str,
-    session: ks_session.Session | None = None,
+    session: ks_session.Session,
 ) -> Ec2Token:
     """Ask Keystone whether ``request`` is signed by its key's secret.
 
     :param request: the signed request's parts.
     :param auth_uri: the identity endpoint (see :func:`ec2tokens_url`).
-    :param session: gives TLS settings and timeouts; no auth is sent.
+    :param session: a session of a service user or admin (see
+        :func:`session_from_conf`); its token authorises the check.
     :returns: the token Keystone issued for the key's user and project.
     :raises Ec2AuthError: with code ``AccessDenied`` when Keystone says
-        401, or the code its error message names.
+        401, ``InvalidClientTokenId`` for an unknown access key, or the
+        code Keystone's error message names.
     :raises keystoneauth1.exceptions.HttpError: on other Keystone errors.
     """
-    sess = session or ks_session.Session()
     url = ec2tokens_url(auth_uri)
     LOG.info("Authenticating with %s", url)
     try:
-        resp = sess.post(url, json=request.body(), authenticated=False)
+        resp = session.post(url, json=request.body())
     except ks_exc.Unauthorized:
         LOG.info("AWS authentication failure.")
         raise errors.Ec2AuthError(code="AccessDenied") from None
+    except ks_exc.NotFound as exc:
+        # Keystone 30 answers 404 "EC2 access key not found." for an
+        # unknown key; the message names the AWS error.
+        LOG.info("AWS authentication failure.")
+        code = _REASON_CODES.get(_message(exc), "AccessDenied")
+        raise errors.Ec2AuthError(code=code) from None
     result = resp.json() if resp.content else {}
     try:
         token = result["token"]
@@ -167,3 +197,12 @@ def check_signature(
         raise errors.Ec2AuthError(code=code) from None
     LOG.info("AWS authentication successful.")
     return found
+
+
+def _message(exc: ks_exc.HttpError) -> str:
+    if exc.response is None:
+        return ""
+    try:
+        return str(exc.response.json()["error"]["message"])
+    except (KeyError, TypeError, ValueError):
+        return ""

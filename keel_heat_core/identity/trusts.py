@@ -18,6 +18,7 @@ from typing import Any
 from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import plugin as ks_plugin
 from keystoneauth1 import session as ks_session
+from keystoneauth1.identity import v3
 from oslo_log import log as logging
 
 from keel_heat_core.identity import errors
@@ -65,6 +66,23 @@ def trustee_auth_from_conf(conf: Any) -> TrusteeAuth:
         return auth
 
     return build
+
+
+def token_session(
+    v3_url: str, token: str, project_id: str
+) -> ks_session.Session:
+    """Return a session of the request's user, from its token.
+
+    What the engine has of a user during an API call is the token
+    keystonemiddleware validated; this session re-scopes it to the
+    project, as the trustor's session of :meth:`TrustBroker.create_trust`.
+
+    :param v3_url: the versioned identity endpoint.
+    :param token: the request's token.
+    :param project_id: the request's project.
+    """
+    auth = v3.Token(auth_url=v3_url, token=token, project_id=project_id)
+    return ks_session.Session(auth=auth)
 
 
 class TrustBroker:

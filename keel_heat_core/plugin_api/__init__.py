@@ -28,8 +28,15 @@ from keel_heat_core import exception
 from keel_heat_core.plugin_api import (
     attributes,
     constraints,
+    errors,
+    identifier,
     properties,
+    server_base,
+    signal_responder,
+    stack_resource,
+    stack_user,
     support,
+    templates,
     translation,
 )
 from keel_heat_core.plugin_api.client_plugin import (
@@ -42,8 +49,12 @@ from keel_heat_core.plugin_api.support import SupportStatus
 #: The version of this API (major.minor); packs check the major.
 PLUGIN_API_VERSION = "1.0"
 
-#: Marker of pluggy hook implementations (project name ``keel_heat``).
-hookimpl = pluggy.HookimplMarker("keel_heat")
+try:
+    #: Marker of pluggy hook implementations (project ``keel_heat``).
+    from keel_heat_core.plugins.spec import hookimpl
+except ImportError:  # pragma: no cover - before the plugins layer exists
+    # The same project name makes this marker equivalent to the core's.
+    hookimpl = pluggy.HookimplMarker("keel_heat")
 
 __all__ = [
     "PLUGIN_API_VERSION",
@@ -54,9 +65,16 @@ __all__ = [
     "SupportStatus",
     "attributes",
     "constraints",
+    "errors",
     "exception",
+    "identifier",
     "hookimpl",
     "properties",
+    "server_base",
+    "signal_responder",
+    "stack_resource",
+    "stack_user",
     "support",
+    "templates",
     "translation",
 ]

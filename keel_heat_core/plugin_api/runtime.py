@@ -145,11 +145,26 @@ class StackFacade(Protocol):
     def resource_get(self, name: str) -> Any:
         """The Resource of the stack named ``name``, or None."""
 
+    def fetch_url(self, url: str) -> str:
+        """The text at ``url`` (Heat's urlfetch: allowed schemes, size
+        limit ``max_template_size``); raises on failure."""
+
+    def referenced_attrs(self, resource_name: str) -> list[Any]:
+        """The attributes of ``resource_name`` the stack's templates read
+        (names, or tuples ``(name, *path)``): groups add child outputs for
+        them."""
+
     def child_stack_status(
         self, stack_id: str
     ) -> tuple[str, str, str, Any] | None:
         """``(action, status, status_reason, updated_time)`` of a child
         stack, or None when it does not exist (yet)."""
+
+    def validate_child_stack(
+        self, name: str, template: Any, params: Any, files: Any
+    ) -> None:
+        """Validate a child stack non-strictly (optional: StackResource
+        skips the check when the facade lacks it); raise its error."""
 
     def child_environment(
         self, user_params: Any, child_resource_name: str

@@ -268,16 +268,15 @@ class FindInMap(function.Function):
             function.resolve(self._value),
         ]
         value: Any = self.stack.t.mappings()
-        for level, name in zip(
-            ("mapping", "key", "value"), names, strict=True
-        ):
+        for depth, name in enumerate(names):
             try:
                 value = value[name]
             except (KeyError, TypeError, IndexError) as err:
                 # Heat raises a bare KeyError here ("'zz'").
+                level = ("mapping", "key", "value")[depth]
+                where = _path_text(names[:depth])
                 raise ValueError(
-                    f'"{self.fn_name}" found no {level} {name!r} in '
-                    f"{_path_text(names[: ('mapping', 'key', 'value').index(level)])}"
+                    f'"{self.fn_name}" found no {level} {name!r} in {where}'
                 ) from err
         return value
 

@@ -19,7 +19,7 @@ class MapMerge(function.Function):
 
     def result(self) -> dict[Any, Any]:
         args = function.resolve(self.args)
-        if not is_sequence(args):
+        if not isinstance(args, Sequence):  # a string too, as in Heat
             raise TypeError(
                 f'Incorrect arguments to "{self.fn_name}" should be: '
                 f'"{self.fn_name}" : [ {{ "key1": "val1" }}, '
@@ -147,11 +147,11 @@ class Repeat(function.Function):
             for key, value in zip(keys, values, strict=False):
                 if not isinstance(key, str) or not isinstance(value, str):
                     # Heat leaks "replace() argument 2 must be str".
+                    bad = value if isinstance(key, str) else key
                     raise TypeError(
                         f'The "for_each" argument to "{self.fn_name}" may '
-                        "only hold strings (found "
-                        f"{type(key if not isinstance(key, str) else value).__name__} "
-                        f"{key if not isinstance(key, str) else value!r})"
+                        f"only hold strings (found {type(bad).__name__} "
+                        f"{bad!r})"
                     )
                 tmpl = tmpl.replace(key, value)
             return tmpl

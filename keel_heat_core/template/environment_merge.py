@@ -14,6 +14,7 @@ request's parameters, as Heat's ``merge_environments`` does:
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 from collections.abc import Mapping, MutableMapping, Sequence
@@ -225,3 +226,34 @@ def all_param_schemata(
             continue
         result.update(nested.param_schemata)
     return result
+
+
+def patch_environment(
+    stored: Mapping[str, Any],
+    new: Mapping[str, Any],
+    clear_parameters: Sequence[str] | None,
+    declared: Mapping[str, Any],
+    global_environment: Any = None,
+) -> Any:
+    """The environment of a PATCH update (``existing``), as Heat builds it.
+
+    :param stored: the stack's stored environment (``env_as_dict()``).
+    :param new: the environment sent with the update.
+    :param clear_parameters: names whose stored values are dropped.
+    :param declared: the new template's parameter schemata; other names
+        are dropped from ``parameters`` at the end.
+    :returns: an :class:`~keel_heat_core.template.environment.Environment`.
+    """
+    base = {k: copy.deepcopy(v) for k, v in stored.items()}
+    clear = set(clear_parameters or ())
+    base[env_fmt.PARAMETERS] = {
+        k: v
+        for k, v in (stored.get(env_fmt.PARAMETERS) or {}).items()
+        if k not in clear
+    }
+    env = env_fmt.Environment(base, global_environment=global_environment)
+    env.load(new)
+    for key in list(env.params):
+        if key not in declared:
+            env.params.pop(key)
+    return env

@@ -40,7 +40,19 @@ _LOWER_POLICIES = {
 }
 
 R = function.Removed
-_REMOVED_2014 = dict.fromkeys(("Fn::GetAZs", "Fn::Join", "Fn::Split", "Fn::Replace", "Fn::Base64", "Fn::MemberListToMap", "Fn::ResourceFacade", "Ref"), R)
+_REMOVED_2014 = dict.fromkeys(
+    (
+        "Fn::GetAZs",
+        "Fn::Join",
+        "Fn::Split",
+        "Fn::Replace",
+        "Fn::Base64",
+        "Fn::MemberListToMap",
+        "Fn::ResourceFacade",
+        "Ref",
+    ),
+    R,
+)
 
 
 def _condition_table(
@@ -62,7 +74,7 @@ class HOTemplate20130523(Template):
     family = "hot"
     VERSION_KEY = "heat_template_version"
     VERSION_DATE = "2013-05-23"
-    SECTIONS = (
+    SECTIONS: ClassVar[tuple[str, ...]] = (
         "heat_template_version",
         "description",
         "parameter_groups",
@@ -83,6 +95,10 @@ class HOTemplate20130523(Template):
         "Conditions": "conditions",
         "Condition": "condition",
         "Description": "description",
+        "DeletionPolicy": "deletion_policy",
+        "UpdatePolicy": "update_policy",
+        "DependsOn": "depends_on",
+        "Type": "type",
     }
 
     functions: ClassVar[FunctionTable] = {
@@ -180,7 +196,7 @@ class HOTemplate20130523(Template):
                 raise TypeError(
                     f"Resource {name} {key} must be a list of strings"
                 )
-        return depends
+        return list(depends) if depends is not None else None
 
     def _deletion_policy(
         self, stack: StackDefinition, name: str, data: Any

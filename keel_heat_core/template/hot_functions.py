@@ -80,6 +80,15 @@ class GetResource(function.Function):
             raise exception.InvalidTemplateReference(resource=name, key=path)
         return str(name)
 
+    def validate(self) -> None:
+        super().validate()
+        name = function.resolve(self.args)
+        if not isinstance(name, str):
+            # Heat fails with a raw "unhashable type" TypeError (500).
+            raise exception.InvalidTemplateReference(
+                resource=name, key="unknown"
+            )
+
     def dependencies(self, path: str) -> Iterator[str]:
         return itertools.chain(super().dependencies(path), [self._name(path)])
 
@@ -145,6 +154,10 @@ class GetAttThenSelect(function.Function):
         name = self._resource()
         if self._attribute is None and not self._needs_attribute:
             return
+        if isinstance(self._attribute, function.Function):
+            # A computed name is only known once the resources exist (Heat
+            # fails with a raw TypeError here).
+            return
         attr = function.resolve(self._attribute)
         names = self.stack.attribute_names(name)
         if names is not None and not _known_attribute(attr, names):
@@ -176,7 +189,8 @@ def select_from_attribute(value: Any, path: list[Any]) -> Any:
                 return None
             if not isinstance(key, (str, int)):
                 return None
-            value = value[key]
+            container: Any = value
+            value = container[key]
     except (KeyError, IndexError, TypeError):
         return None
     return value
@@ -189,7 +203,7 @@ class GetAtt(GetAttThenSelect):
         path = function.resolve(self._path)
         attr = function.resolve(self._attribute)
         if path:
-            return tuple([attr, *path])
+            return (attr, *path)
         return attr
 
     def result(self) -> Any:

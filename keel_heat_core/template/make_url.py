@@ -89,7 +89,8 @@ class MakeURL(function.Function):
         query = urlparse.urlencode(args.get("query", {}))
         query = query.replace("%2F", "/")
         fragment = urlparse.quote(args.get("fragment", ""))
-        return urlparse.urlunsplit((scheme, netloc, path, query, fragment))
+        url: str = urlparse.urlunsplit((scheme, netloc, path, query, fragment))
+        return url
 
 
 def _netloc(args: Mapping[str, Any]) -> Iterator[str]:

@@ -26,6 +26,9 @@ Contract for implementers (the engine's model of a stack):
   the parent resource's ``metadata``, ``deletion_policy`` or resolved
   ``update_policy``; raise ``ValueError`` with a clear message otherwise.
 * ``availability_zones()``: names of the compute availability zones.
+* ``resource_action(name)``: the resource's current action (``INIT``,
+  ``CREATE``...), or None when it does not exist yet; property values that
+  depend on a resource still in INIT are not validated (as in Heat).
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ class StackView(Protocol):
     def resource_facade(self, kind: str) -> Any: ...
 
     def availability_zones(self) -> list[str]: ...
+
+    def resource_action(self, name: str) -> str | None: ...
 
 
 class PendingStackView:
@@ -95,3 +100,6 @@ class PendingStackView:
 
     def availability_zones(self) -> list[str]:
         return list(self._zones)
+
+    def resource_action(self, name: str) -> str | None:
+        return None

@@ -314,3 +314,80 @@ def get_template_file(
         raise exception.NotFound(
             msg_fmt=f'Could not fetch remote template "{template_name}": {exc}'
         ) from exc
+
+
+def _facade_schemas(facade: Any) -> tuple[dict[str, Any], list[str]]:
+    if isinstance(facade, ProviderTemplate):
+        return facade.properties_schema(), list(facade.attributes_schema())
+    props = dict(getattr(facade, "properties_schema", None) or {})
+    attrs = [
+        *(getattr(facade, "attributes_schema", None) or {}),
+        *(getattr(facade, "base_attributes_schema", None) or {}),
+    ]
+    return props, attrs
+
+
+def validate_template_resource(
+    env: Any,
+    resource_type: str,
+    resource_name: str,
+    files: Mapping[str, Any] | None,
+) -> ProviderTemplate:
+    """Validate a template resource the way Heat's TemplateResource does.
+
+    Finds the template entry for the type, reads the template (``files``
+    first, then a fetch with the schemes the entry allows), derives its
+    schemas and, when the type also names a real implementation (a
+    facade), checks the provider against it.
+
+    :param env: the stack's environment.
+    :raises StackValidationFailed: ``Could not fetch remote template
+        "x": ...``, ``Only Templates with an extension of .yaml or
+        .template are supported``, a parse error, or a facade mismatch.
+    """
+    from keel_heat_core.template import registry
+
+    try:
+        info = env.get_resource_info(
+            resource_type,
+            resource_name=resource_name,
+            registry_type=registry.TemplateResourceInfo,
+        )
+    except exception.EntityNotFound as exc:
+        raise exception.StackValidationFailed(
+            message="Only Templates with an extension of .yaml or "
+            ".template are supported"
+        ) from exc
+    name = info.template_name
+    if files and name in files:
+        data = files[name]
+    else:
+        schemes: tuple[str, ...] = REMOTE_SCHEMES
+        if not info.user_resource:
+            schemes = REMOTE_SCHEMES + LOCAL_SCHEMES
+        try:
+            data = get_template_file(name, schemes)
+        except exception.NotFound as exc:
+            raise exception.StackValidationFailed(message=str(exc)) from exc
+    try:
+        prov = ProviderTemplate.from_text(
+            str(info.name), data, env.param_defaults
+        )
+    except ValueError as exc:
+        raise exception.StackValidationFailed(message=str(exc)) from exc
+    try:
+        facade_info = env.get_resource_info(
+            resource_type, resource_name=resource_name, ignore=info
+        )
+    except exception.EntityNotFound:
+        return prov
+    facade = facade_info.get_class(files=files)
+    props, attrs = _facade_schemas(facade)
+    validate_against_facade(
+        resource_type,
+        prov.properties_schema(),
+        [*prov.attributes_schema(), "show"],
+        props,
+        attrs,
+    )
+    return prov

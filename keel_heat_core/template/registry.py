@@ -318,7 +318,9 @@ class ResourceRegistry:
             )
         for key, value in registry.items():
             key = str(key)
-            if value is None:
+            if not path and key == "resources":
+                self._load_overrides(value)
+            elif value is None:
                 self._register_info([*path, key], None)
             elif is_hook_definition(key, value) or is_valid_restricted_action(
                 key, value
@@ -329,6 +331,27 @@ class ResourceRegistry:
             else:
                 info = ResourceInfo(self, [*path, key], value)
                 self._register_info([*path, key], info)
+
+    def _load_overrides(self, value: Any) -> None:
+        if value is None:
+            self._registry["resources"] = {}
+            return
+        if not isinstance(value, dict):
+            # Heat fails later with a raw AttributeError.
+            raise exception.StackValidationFailed(
+                message="Invalid resource_registry entry resources: "
+                "expected a map"
+            )
+        for name, entry in value.items():
+            if entry is None:
+                self._registry["resources"].pop(str(name), None)
+            elif not isinstance(entry, dict):
+                raise exception.StackValidationFailed(
+                    message="Invalid resource_registry entry "
+                    f"resources/{name}: expected a map"
+                )
+            else:
+                self._load_registry(["resources", str(name)], entry)
 
     def _level(self, path: list[str]) -> dict[str, Any]:
         level = self._registry
@@ -412,7 +435,7 @@ class ResourceRegistry:
             TEMPLATE_SUFFIXES
         ):
             # A type that is itself a template name: only user registries.
-            if resource_type not in self._registry:
+            if not isinstance(self._registry.get(resource_type), ResourceInfo):
                 info = ResourceInfo(self, [resource_type], None)
                 self._register_info([resource_type], info)
             yield self._registry[resource_type]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from keel_heat_core import exception
@@ -15,6 +15,34 @@ if TYPE_CHECKING:
 #: Section names used in dependency and validation paths (CFN spelling,
 #: as Heat writes them, e.g. ``r2.Properties.value``).
 PROPERTIES, METADATA = "Properties", "Metadata"
+
+
+def _absent(value: Any) -> bool:
+    while isinstance(value, function.Macro):
+        value = value.parsed
+    return value is function.ABSENT
+
+
+class _Unassigned(function.Function):
+    """A required property unset by a false two-argument ``if``."""
+
+    def result(self) -> Any:
+        raise ValueError(f"Property {self.fn_name} not assigned")
+
+
+def _unset_absent(data: Mapping[Any, Any], schema: Any, props: Any) -> Any:
+    """Drop properties that a false two-argument ``if`` unsets; a required
+    one without default then reports "not assigned" at its own path."""
+    out = {}
+    for key, value in data.items():
+        if not _absent(value):
+            out[key] = value
+            continue
+        if key in schema:
+            prop = props.Property(schema[key], key)
+            if prop.required() and not prop.has_default():
+                out[key] = _Unassigned(None, str(key), None)
+    return out
 
 
 class ResourceDefinition:
@@ -56,6 +84,8 @@ class ResourceDefinition:
         self.description = description or ""
         self._external_id = external_id
         self._condition = condition
+        #: the stack definition that built this one (set by the template)
+        self.stack: StackDefinition | None = None
 
     def properties_snippet(self) -> Any:
         """The parsed properties (functions unresolved)."""
@@ -71,11 +101,54 @@ class ResourceDefinition:
             return {}
         return function.resolve(self._metadata)
 
-    def update_policy(self) -> Any:
+    def update_policy_data(self) -> Any:
         """The resolved update policy (``{}`` by default)."""
         if self._update_policy is None:
             return {}
         return function.resolve(self._update_policy)
+
+    def properties(self, schema: Any, context: Any = None) -> Any:
+        """The plugin API's ``Properties`` over this definition's values.
+
+        :param schema: the resource type's properties schema.
+        :param context: the request context (custom constraints).
+        """
+        from keel_heat_core.plugin_api import properties as props
+
+        data = self.properties_snippet()
+        if isinstance(data, function.Function):
+            data = function.resolve(data) or {}
+        elif isinstance(data, Mapping):
+            data = _unset_absent(data, schema, props)
+        stack = self.stack
+        return props.Properties(
+            schema,
+            data,
+            resolver=function.resolve,
+            context=context,
+            section=PROPERTIES,
+            rsrc_description=self.description,
+            in_init=None if stack is None else stack.in_init,
+        )
+
+    def update_policy(self, schema: Any = None, context: Any = None) -> Any:
+        """The plugin API's ``Properties`` over the update policy; without
+        a schema, the resolved update policy (``{}`` by default), as
+        :meth:`update_policy_data`."""
+        if schema is None:
+            return self.update_policy_data()
+        from keel_heat_core.plugin_api import properties as props
+
+        data = self._update_policy
+        if isinstance(data, function.Function):
+            data = function.resolve(data)
+        return props.Properties(
+            schema,
+            data or {},
+            resolver=function.resolve,
+            context=context,
+            section="UpdatePolicy",
+        )
 
     def deletion_policy(self) -> str:
         """``Delete``, ``Retain`` or ``Snapshot`` (Retain when external)."""
@@ -140,6 +213,37 @@ class ResourceDefinition:
             function.dep_attrs(self._properties, resource_name),
             function.dep_attrs(self._metadata, resource_name),
         )
+
+    def render_hot(self) -> dict[str, Any]:
+        """The definition as a HOT resource snippet (what the engine
+        stores and compares on update); empty fields are left out."""
+        out: dict[str, Any] = {"type": self.resource_type}
+        fields = (
+            ("properties", self._properties),
+            ("metadata", self._metadata),
+            ("depends_on", self._depends or None),
+            ("deletion_policy", self._deletion_policy),
+            ("update_policy", self._update_policy),
+            ("external_id", self._external_id),
+            ("condition", self._condition),
+        )
+        for key, value in fields:
+            rendered = function.unparse(value)
+            if rendered is not None and rendered is not function.ABSENT:
+                out[key] = rendered
+        if self.description:
+            out["description"] = self.description
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ResourceDefinition):
+            return NotImplemented
+        return (self.name, self.render_hot()) == (
+            other.name,
+            other.render_hot(),
+        )
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"<ResourceDefinition {self.name} ({self.resource_type})>"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from keel_heat_core.template import function
 from keel_heat_core.template.base import Template
 from keel_heat_core.template.conditions import Conditions
 from keel_heat_core.template.hot_functions import select_from_attribute
@@ -104,3 +105,14 @@ class StackDefinition:
 
     def availability_zones(self) -> list[str]:
         return self.view.availability_zones()
+
+    def in_init(self, snippet: Any) -> bool:
+        """Whether a parsed value needs a resource that is not created
+        yet (its action is INIT or it has none)."""
+        try:
+            names = list(function.dependencies(snippet))
+        except Exception:
+            return False
+        return any(
+            self.view.resource_action(name) in (None, "INIT") for name in names
+        )

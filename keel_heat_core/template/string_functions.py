@@ -69,6 +69,7 @@ class Join(function.Function):
 class JoinMultiple(Join):
     """``list_join`` from 2015-10-15: several lists, maps/lists as JSON."""
 
+    description = "A function for joining one or more lists of strings."
     _example_tail = " ...]"
     _skip_empty = True
 
@@ -169,7 +170,7 @@ def _replace(
     if not keys:
         return text
     key, rest = keys[0], keys[1:]
-    pieces = text.split(key) if key else [text]
+    pieces = text.split(key)
     if len(pieces) > 1:
         found.add(key)
     return values[key].join(_replace(p, rest, values, found) for p in pieces)
@@ -246,10 +247,13 @@ class StrSplit(function.Function):
         delim, text = args[0], args[1]
         if text is None:
             return None
-        if not isinstance(text, str) or not (
-            delim is None or isinstance(delim, str)
-        ):
-            raise TypeError(self._usage)
+        if not isinstance(text, str):
+            # Heat's own (raw) message for a value that is not a string.
+            raise TypeError(
+                f"'{type(text).__name__}' object has no attribute 'split'"
+            )
+        if delim is not None and not isinstance(delim, str):
+            raise TypeError(f"must be str or None, not {type(delim).__name__}")
         if delim == "":
             raise ValueError("empty separator")
         parts = text.split(delim)

@@ -229,11 +229,22 @@ class FakeTemplate:
         self.files = dict(files or {})
 
     def get_section_name(self, section: str) -> str:
-        if self.family == "hot":
+        """HOT spells the CFN section names in snake case."""
+        if self.family != "hot":
             return section
-        return (
-            section.capitalize() if section != "resources" else ("Resources")
-        )
+        return _HOT_SECTIONS.get(section, section)
+
+
+_HOT_SECTIONS = {
+    "Properties": "properties",
+    "Metadata": "metadata",
+    "Resources": "resources",
+    "Outputs": "outputs",
+    "Parameters": "parameters",
+    "DeletionPolicy": "deletion_policy",
+    "UpdatePolicy": "update_policy",
+    "DependsOn": "depends_on",
+}
 
 
 class FakeStack:
@@ -271,6 +282,10 @@ class FakeStack:
         self.resources: dict[str, Any] = {}
         self._rpc = rpc or FakeEngineRPC()
         self.identifier_factory: Callable[[], Any] | None = None
+        #: resource name -> attributes referenced in the template
+        self.attr_references: dict[str, list[Any]] = {}
+        #: URL -> text answered by :meth:`fetch_url`
+        self.urls: dict[str, str] = {}
 
     def identifier(self) -> dict[str, str]:
         return {
@@ -294,6 +309,19 @@ class FakeStack:
             if res.get_reference_id() == refid:
                 return res
         return None
+
+    def set_stack_user_project_id(self, project_id: str) -> None:
+        self.stack_user_project_id = project_id
+
+    def fetch_url(self, url: str) -> str:
+        """The text at ``url`` (from :attr:`urls`)."""
+        if url not in self.urls:
+            raise OSError(f"Failed to retrieve template from {url}")
+        return self.urls[url]
+
+    def referenced_attrs(self, resource_name: str) -> list[Any]:
+        """Attributes of ``resource_name`` that the template reads."""
+        return list(self.attr_references.get(resource_name, []))
 
     def child_stack_status(
         self, stack_id: str

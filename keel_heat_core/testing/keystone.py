@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -270,14 +270,16 @@ _shared: dict[str, Any] = {"users": 0, "server": None, "process": None}
 
 
 @contextlib.contextmanager
-def shared_keystone(workdir: Path) -> Iterator[KeystoneServer]:
+def shared_keystone(
+    workdir: Callable[[], Path],
+) -> Iterator[KeystoneServer]:
     """Share one Keystone among all fixture instances of the process.
 
-    :param workdir: the folder used if this call starts the server.
+    :param workdir: makes the folder used if this call starts the server.
     """
     with _lock:
         if _shared["server"] is None:
-            server, process = start_keystone(workdir)
+            server, process = start_keystone(workdir())
             _shared.update(server=server, process=process)
         _shared["users"] += 1
         server = _shared["server"]
@@ -296,5 +298,7 @@ def keystone(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[KeystoneServer]:
     """A real Keystone 30 on 127.0.0.1, provisioned for Heat."""
-    with shared_keystone(tmp_path_factory.mktemp("keystone")) as server:
+    with shared_keystone(
+        lambda: tmp_path_factory.mktemp("keystone")
+    ) as server:
         yield server

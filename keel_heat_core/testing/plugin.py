@@ -8,7 +8,8 @@ or load the module as a plugin (``-p keel_heat_core.testing.plugin``).
 Fixtures: ``heat_context`` (a fake request context), ``heat_stack`` (a
 fake stack facade), ``engine_rpc`` (the in-memory engine RPC client of that
 stack), ``resource_driver`` (runs lifecycle actions like the engine) and
-``generic_resources`` (Heat's generic test types by registry name).
+``generic_resources`` (Heat's generic test types by registry name) and
+``fake_keystone`` (stack-domain Keystone and heat endpoint fakes).
 """
 
 from __future__ import annotations
@@ -17,12 +18,17 @@ import pytest
 
 from keel_heat_core.plugin_api.resource import Resource
 from keel_heat_core.testing.driver import ResourceDriver
+from keel_heat_core.testing.fake_clients import (
+    FakeKeystoneClient,
+    install_fake_clients,
+)
 from keel_heat_core.testing.fake_rpc import FakeEngineRPC
 from keel_heat_core.testing.fakes import FakeContext, FakeStack
 from keel_heat_core.testing.generic_resources import GENERIC_RESOURCES
 
 __all__ = [
     "engine_rpc",
+    "fake_keystone",
     "generic_resources",
     "heat_context",
     "heat_stack",
@@ -34,6 +40,12 @@ __all__ = [
 def heat_context() -> FakeContext:
     """A member's request context with every service in the catalog."""
     return FakeContext()
+
+
+@pytest.fixture
+def fake_keystone(heat_context: FakeContext) -> FakeKeystoneClient:
+    """Fake ``keystone`` and ``heat`` client plugins on the context."""
+    return install_fake_clients(heat_context)
 
 
 @pytest.fixture

@@ -159,9 +159,7 @@ def test_migrate_version_database_is_stamped_then_upgraded(
             )
         )
         conn.execute(
-            sa.text(
-                "INSERT INTO migrate_version VALUES ('heat', 'x', 86)"
-            )
+            sa.text("INSERT INTO migrate_version VALUES ('heat', 'x', 86)")
         )
     assert runner.current(empty_engine) is None
     runner.upgrade(empty_engine)
@@ -174,9 +172,7 @@ def test_snapshot_action_backfilled(empty_engine: sa.Engine) -> None:
     runner.upgrade(empty_engine, "88be64598c0f")
     with empty_engine.begin() as conn:
         conn.execute(
-            sa.text(
-                "INSERT INTO raw_template (id, template) VALUES (1, '{}')"
-            )
+            sa.text("INSERT INTO raw_template (id, template) VALUES (1, '{}')")
         )
         conn.execute(
             sa.text(

@@ -134,3 +134,16 @@ def test_wrong_trustee_password(keystone: KeystoneServer) -> None:
     broker = trusts.TrustBroker(keystone.v3_url, trustee)
     with pytest.raises(errors.AuthorizationFailure):
         broker.trustee_user_id()
+
+
+def test_trust_from_the_request_token(keystone: KeystoneServer) -> None:
+    broker = _broker(keystone)
+    token = keystone.session(keystone.alt_demo).get_token()
+    assert token
+    user = trusts.token_session(
+        keystone.v3_url, token, keystone.alt_demo.project_id or ""
+    )
+    trust = broker.create_trust(user)
+    assert trust.trustor_user_id == keystone.alt_demo.user_id
+    assert trust.project_id == keystone.alt_demo.project_id
+    broker.delete_trust(user, trust.id)

@@ -1,0 +1,311 @@
+"""Drive the Heat 27 vectors through the template layer and compare.
+
+Run as a script to print the pass rate and the failures::
+
+    .venv/bin/python -m tests.conformance.runner [-v] [id-prefix]
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tests.conformance.deliberate import DELIBERATE
+from tests.conformance.engine_double import Outcome, StackDouble
+
+DATA = Path(__file__).parent / "data" / "function_vectors.jsonl"
+
+
+def load_vectors() -> list[dict[str, Any]]:
+    with DATA.open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def _floats(value: Any) -> Any:
+    if isinstance(value, dict):
+        if set(value) == {"$float"}:
+            return float(value["$float"].replace("Infinity", "inf"))
+        return {k: _floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_floats(v) for v in value]
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(map(_same, a, b))
+    return (
+        type(a) is type(b) and a == b
+        if isinstance(a, bool) or isinstance(b, bool)
+        else a == b
+    )
+
+
+_ITEM = re.compile(r'(\w+ "[^"]*"): \{([^}]*)\}')
+
+
+def _same_map_text(expected: str, got: str) -> bool:
+    """Equal but for the key order of one printed map (the vectors'
+    templates were written with sorted keys)."""
+    a, b = expected.find("{"), got.find("{")
+    if a < 0 or a != b or expected[:a] != got[:b]:
+        return False
+    try:
+        return ast.literal_eval(expected[a:]) == ast.literal_eval(got[b:])
+    except (ValueError, SyntaxError):
+        return False
+
+
+def _set_items(prefix: str, text: str) -> set[Any]:
+    found = _ITEM.findall(text)
+    if found:
+        return {(k, frozenset(v.split(", "))) for k, v in found}
+    return set(text[len(prefix) :].rstrip(")").split(", "))
+
+
+_SET_MESSAGES = (
+    "Circular Dependency Found: ",
+    "The template version is invalid: Ambiguous versions (",
+)
+
+
+def _same_message(expected: str, got: str) -> bool:
+    """Equal texts; set-printing messages compare as sets of items."""
+    if expected == got or _same_map_text(expected, got):
+        return True
+    for prefix in _SET_MESSAGES:
+        if expected.startswith(prefix) and got.startswith(prefix):
+            return _set_items(prefix, expected) == _set_items(prefix, got)
+    return False
+
+
+def _skipped(path: str, expect: dict[str, Any]) -> bool:
+    skip = expect.get("nondeterministic", []) + expect.get("unstable", [])
+    return any(path == s or path.startswith(s + ".") for s in skip)
+
+
+@dataclass
+class Result:
+    vector_id: str
+    ok: bool
+    problems: list[str]
+    deliberate: bool = False
+    #: the template-validate (``POST /validate``) comparison
+    validate_ok: bool = True
+    validate_problems: tuple[str, ...] = ()
+
+
+# api.md section 4.3: the engine errors heat-api answers with 400.
+STATUS_400 = frozenset(
+    {
+        "HTTPBadRequest",
+        "MissingCredentialError",
+        "Invalid",
+        "UserParameterMissing",
+        "UnknownUserParameter",
+        "InvalidTemplateVersion",
+        "InvalidTemplateSection",
+        "ImmutableParameterModified",
+        "InvalidTemplateReference",
+        "PhysicalResourceNameAmbiguity",
+        "PhysicalResourceIDAmbiguity",
+        "StackValidationFailed",
+        "InvalidSchemaError",
+        "ResourceTypeUnavailable",
+        "InvalidBreakPointHook",
+        "NotSupported",
+        "ResourceActionNotSupported",
+        "ResourcePropertyConflict",
+        "PropertyUnspecifiedError",
+        "RequestLimitExceeded",
+        "DownloadLimitExceeded",
+        "CircularDependencyException",
+    }
+)
+
+
+def http_status(error_type: str | None) -> int:
+    """The status heat-api gives an engine error (by class name)."""
+    return 400 if error_type in STATUS_400 else 500
+
+
+def _compare_error(expect: dict[str, Any], got: Outcome) -> list[str]:
+    problems = []
+    if expect.get("http_status") != http_status(got.error_type):
+        problems.append(
+            f"http_status: {expect.get('http_status')} != "
+            f"{http_status(got.error_type)}"
+        )
+    if expect.get("error_type") != got.error_type:
+        problems.append(
+            f"error_type: {expect.get('error_type')} != {got.error_type}"
+        )
+    api = expect.get("api_body", {}).get("error", {}).get("message")
+    if got.stage == "validate" and not _same_message(
+        api or "", got.api_message or ""
+    ):
+        problems.append(
+            f"api_body.error.message:\n    expected {api!r}\n"
+            f"    got      {got.api_message!r}"
+        )
+    message = expect.get("error_message", "")
+    if not _same_message(message, got.error_message or ""):
+        problems.append(
+            f"error_message:\n    expected {message!r}\n"
+            f"    got      {got.error_message!r}"
+        )
+    return problems
+
+
+def _compare_outputs(expect: dict[str, Any], got: Outcome) -> list[str]:
+    problems = []
+    errors = expect.get("output_errors") or {}
+    for key, value in (expect.get("outputs") or {}).items():
+        if _skipped(f"outputs.{key}", expect):
+            continue
+        if key not in got.outputs or not _same(value, got.outputs[key]):
+            seen = got.outputs.get(key, got.output_errors.get(key))
+            problems.append(f"outputs.{key}: expected {value!r}, got {seen!r}")
+    for key, value in errors.items():
+        if got.output_errors.get(key) != value:
+            problems.append(
+                f"output_errors.{key}: expected {value!r}, "
+                f"got {got.output_errors.get(key)!r}"
+            )
+    for key, text in got.output_errors.items():
+        if key not in errors:
+            problems.append(f"unexpected output error {key}: {text}")
+    return problems
+
+
+def compare(vector: dict[str, Any], got: Outcome) -> list[str]:
+    """Differences between a vector's ``expect`` and the outcome."""
+    expect = _floats(vector["expect"])
+    stage = expect.get("stage")
+    if expect["valid"] != got.valid or (
+        not expect["valid"] and stage != got.stage
+    ):
+        return [
+            f"valid/stage: expected {expect['valid']}/{stage}, got "
+            f"{got.valid}/{got.stage} {got.error_type}: {got.error_message}"
+        ]
+    if not expect["valid"]:
+        return _compare_error(expect, got)
+    problems = []
+    status = expect.get("stack_status")
+    if status is not None and status != got.stack_status:
+        problems.append(
+            f"stack_status: {status} != {got.stack_status} "
+            f"({got.stack_status_reason})"
+        )
+    problems += _compare_outputs(expect, got)
+    for key, value in (expect.get("parameters") or {}).items():
+        if _skipped(f"parameters.{key}", expect):
+            continue
+        if got.parameters.get(key) != value:
+            problems.append(
+                f"parameters.{key}: expected {value!r}, "
+                f"got {got.parameters.get(key)!r}"
+            )
+    for name, state in (expect.get("resources") or {}).items():
+        seen = got.resources.get(name, {})
+        if seen.get("status") != state["status"]:
+            problems.append(f"resources.{name}: expected {state}, got {seen}")
+    return problems
+
+
+def compare_validate(vector: dict[str, Any], got: Outcome) -> list[str]:
+    """Differences from the vector's ``validate_template`` record."""
+    expect = vector["expect"]["validate_template"]
+    if expect["valid"]:
+        if not got.valid:
+            return [f"validate: {got.error_type}: {got.error_message}"]
+        if got.result != expect["result"]:
+            return [
+                f"validate result:\n    expected {expect['result']!r}\n"
+                f"    got      {got.result!r}"
+            ]
+        return []
+    if got.valid:
+        return [f"validate: expected {expect['error_message']!r}"]
+    # heat-api answers a StackValidationFailed of POST /validate as 400
+    # HTTPBadRequest with the same text.
+    kind = got.error_type
+    if kind == "StackValidationFailed":
+        kind = "HTTPBadRequest"
+    problems = []
+    if kind != expect["error_type"]:
+        problems.append(
+            f"validate error_type: {expect['error_type']} != {kind}"
+        )
+    if not _same_message(expect["error_message"], got.error_message or ""):
+        problems.append(
+            f"validate error_message:\n    expected "
+            f"{expect['error_message']!r}\n    got      {got.error_message!r}"
+        )
+    return problems
+
+
+def run_vector(vector: dict[str, Any]) -> Result:
+    create = not vector["expect"].get("create_skipped")
+    got = StackDouble(vector, create=create).run()
+    checked = StackDouble(vector, template_only=True).run()
+    vid = vector["id"]
+    if vid in DELIBERATE:
+        heat_shaped = checked.valid or checked.error_type in STATUS_400
+        return Result(
+            vid,
+            DELIBERATE[vid].check(got),
+            [f"deliberate: {DELIBERATE[vid].reason}"],
+            True,
+            validate_ok=heat_shaped,
+        )
+    problems = compare(vector, got)
+    validate = compare_validate(vector, checked)
+    return Result(
+        vid, not problems, problems, False, not validate, tuple(validate)
+    )
+
+
+def run_all(prefix: str = "") -> list[Result]:
+    return [
+        run_vector(v) for v in load_vectors() if v["id"].startswith(prefix)
+    ]
+
+
+def main(argv: list[str]) -> int:
+    verbose = "-v" in argv
+    args = [a for a in argv if a != "-v"]
+    results = run_all(args[0] if args else "")
+    compared = [r for r in results if not r.deliberate]
+    passed = sum(r.ok for r in compared)
+    deliberate_ok = sum(r.ok for r in results if r.deliberate)
+    for r in results:
+        if not r.ok or not r.validate_ok or (verbose and r.deliberate):
+            failed = not (r.ok and r.validate_ok)
+            print(f"{'FAIL' if failed else 'NOTE'} {r.vector_id}")
+            for p in [*r.problems, *r.validate_problems]:
+                print(f"    {p}")
+    total = len(compared)
+    rate = 100.0 * passed / total if total else 100.0
+    checked = sum(r.validate_ok for r in results)
+    print(
+        f"create+show: {passed}/{total} vectors pass ({rate:.1f}%); "
+        f"{deliberate_ok}/{len(results) - total} deliberate differences "
+        f"hold; template-validate: {checked}/{len(results)} pass"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,143 @@
+"""The engine's store protocols over a real database."""
+
+from __future__ import annotations
+
+import uuid
+
+from keel_heat_core.convergence.node import Node, node_key
+from keel_heat_core.convergence.sync_point import (
+    create_traversal_sync_points,
+    propagate,
+    sync,
+)
+from keel_heat_core.db import resource, sync_point
+from keel_heat_core.db.database import Database
+from keel_heat_core.db.engine_stores import (
+    DbResourceStore,
+    DbStackStore,
+    DbSyncPointStore,
+)
+from keel_heat_core.graph import Graph
+from keel_heat_core.model import rows
+from keel_heat_core.worker.lock import ResourceLock, UpdateInProgress
+from tests.functional.db import builders
+
+
+def _no_sleep(_: float) -> None:
+    return None
+
+
+def test_propagation_over_the_database(db: Database) -> None:
+    st = builders.new_stack(db)
+    trav = str(uuid.uuid4())
+    graph: Graph[Node] = Graph()
+    graph.add_edge(Node(2, True), Node(1, True))
+    graph.add_edge(Node(3, True), Node(1, True))
+    graph.add_edge(Node(3, True), Node(2, True))
+    store = DbSyncPointStore(db)
+    create_traversal_sync_points(store, st.id, trav, graph)
+    assert len(store.list_sync_points(st.id, trav)) == 4
+
+    def value(succ: Node) -> dict[str, int]:
+        return {"to": int(succ.entity_id)}
+
+    fired, done = propagate(
+        store, graph, st.id, trav, Node(1, True), value, sleep=_no_sleep
+    )
+    assert [r.node for r in fired] == [Node(2, True)]
+    assert fired[0].input_data == {"tuple:(1, True, 'resource')": {"to": 2}}
+    propagate(store, graph, st.id, trav, Node(2, True), value, sleep=_no_sleep)
+    fired, done = propagate(
+        store, graph, st.id, trav, Node(3, True), value, sleep=_no_sleep
+    )
+    assert fired == [] and done is not None
+    assert done.input_data == {node_key(Node(3, True)): None}
+    assert store.delete_sync_points(st.id, trav) == 4
+
+
+def test_old_two_element_keys_complete(db: Database) -> None:
+    """A sync point half filled by a Heat ≤ 2025.2 engine completes."""
+    st = builders.new_stack(db)
+    trav = str(uuid.uuid4())
+    sync_point.create(db, "9", trav, True, st.id)
+    with db.engine.begin() as conn:
+        conn.exec_driver_sql(
+            "UPDATE sync_point SET input_data = "
+            '\'{"input_data": {"tuple:(1, True)": null}}\' '
+            f"WHERE traversal_id = '{trav}'"
+        )
+    store = DbSyncPointStore(db)
+    preds = [Node(1, True), Node(2, True)]
+    ready = sync(
+        store, "9", trav, True, preds, preds[1], None, None, False, _no_sleep
+    )
+    assert ready is not None
+    assert set(ready.input_data) == {node_key(p) for p in preds}
+
+
+def test_resource_store_and_lock(db: Database) -> None:
+    st = builders.new_stack(db)
+    store = DbResourceStore(db, encrypt_properties=True)
+    new_id = store.insert_resource(
+        rows.ResourceRow(
+            id=0,
+            name="vm",
+            stack_id=st.id,
+            current_template_id=st.raw_template_id,
+            root_stack_id=st.id,
+            properties={"flavor": "m1"},
+        )
+    )
+    row = store.get_resource(new_id)
+    assert row is not None and row.properties == {"flavor": "m1"}
+    state = store.read_lock(new_id)
+    assert state is not None
+    lock = ResourceLock(store, new_id, "vm", state)
+    lock.acquire("eng-1", {"action": "CREATE", "status": "IN_PROGRESS"})
+    other = ResourceLock(store, new_id, "vm", state)
+    try:
+        other.acquire("eng-2", {"status": "IN_PROGRESS"})
+    except UpdateInProgress:
+        pass
+    else:
+        raise AssertionError("second acquire must fail")
+    lock.release(
+        "eng-1",
+        {"status": "COMPLETE", "physical_id": "srv-1", "properties": {"a": 1}},
+    )
+    done = store.get_resource(new_id)
+    assert done is not None
+    assert (done.engine_id, done.atomic_key) == (None, 2)
+    assert (done.physical_id, done.properties) == ("srv-1", {"a": 1})
+    # A missed CAS leaves no property row behind.
+    before = resource.get(db, new_id)
+    assert not store.cas_update(new_id, None, 0, {"properties": {"b": 2}})
+    assert resource.get(db, new_id) == before
+    store.update_resource(new_id, {"status_reason": "ok"})
+    assert [r.status_reason for r in store.get_resources(st.id)] == ["ok"]
+    store.add_event(
+        rows.EventRecord(
+            stack_id=st.id,
+            resource_name="vm",
+            physical_resource_id="srv-1",
+            resource_type="OS::Nova::Server",
+            resource_action="CREATE",
+            resource_status="COMPLETE",
+            resource_status_reason="state changed",
+        )
+    )
+    store.delete_resource(new_id)
+    assert store.get_resource(new_id) is None
+
+
+def test_stack_store(db: Database) -> None:
+    st = builders.new_stack(db, status="IN_PROGRESS")
+    stacks = DbStackStore(db)
+    row = stacks.get_stack(st.id)
+    assert row is not None and row.current_traversal == st.current_traversal
+    assert st.id in {s.id for s in stacks.list_in_progress()}
+    assert not stacks.update_stack(st.id, "stale", {"status": "FAILED"})
+    assert stacks.update_stack(
+        st.id, row.current_traversal, {"status": "COMPLETE"}
+    )
+    assert not stacks.update_stack("missing", "x", {"status": "FAILED"})

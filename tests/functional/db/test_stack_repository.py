@@ -1,0 +1,160 @@
+"""Stack repository: create, visibility, listing, CAS, soft delete."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from keel_heat_core.db import (
+    exceptions,
+    resource,
+    resource_data,
+    stack,
+    stack_tag,
+)
+from keel_heat_core.db.database import Database
+from keel_heat_core.db.scope import Scope
+from tests.functional.db import builders
+
+
+def _project() -> str:
+    return uuid.uuid4().hex
+
+
+def test_create_defaults_and_name_uniqueness(db: Database) -> None:
+    project = _project()
+    first = builders.new_stack(db, project, name="web")
+    assert first.backup is False and first.created_at is not None
+    with pytest.raises(exceptions.StackExists) as err:
+        builders.new_stack(db, project, name="web")
+    assert str(err.value) == "The Stack (web) already exists."
+    assert stack.count(db, Scope(project)) == 1
+    # Same name in another project is fine.
+    builders.new_stack(db, _project(), name="web")
+
+
+def test_list_filters_sorting_and_paging(db: Database) -> None:
+    project = _project()
+    scope = Scope(project)
+    made = [
+        builders.new_stack(db, project, name=f"n{i}", status=status)
+        for i, status in enumerate(["COMPLETE", "FAILED", "COMPLETE"] * 2)
+    ]
+    by_name = stack.list_stacks(
+        db, scope, sort_keys=["stack_name"], sort_dir="asc"
+    )
+    assert [s.name for s in by_name] == [f"n{i}" for i in range(6)]
+    page1 = stack.list_stacks(
+        db, scope, sort_keys="stack_name", sort_dir="desc", limit=4
+    )
+    page2 = stack.list_stacks(
+        db,
+        scope,
+        sort_keys="stack_name",
+        sort_dir="desc",
+        limit=4,
+        marker=page1[-1].id,
+    )
+    assert [s.name for s in page1 + page2] == [
+        f"n{i}" for i in reversed(range(6))
+    ]
+    failed = stack.list_stacks(db, scope, filters={"status": "FAILED"})
+    assert {s.id for s in failed} == {made[1].id, made[4].id}
+    assert stack.count(db, scope, filters={"name": ["n0", "n5"]}) == 2
+    # Default order is newest first; unknown sort keys are ignored.
+    default = stack.list_stacks(db, scope, sort_keys=["bogus"])
+    assert len(default) == 6
+    with pytest.raises(exceptions.Invalid):
+        stack.list_stacks(db, scope, filters={"nope": 1})
+
+
+def test_tags_filters(db: Database) -> None:
+    project = _project()
+    scope = Scope(project)
+    a = builders.new_stack(db, project, name="a")
+    b = builders.new_stack(db, project, name="b")
+    c = builders.new_stack(db, project, name="c")
+    stack_tag.set_tags(db, a.id, ["x", "y"])
+    stack_tag.set_tags(db, b.id, ["x"])
+    stack_tag.set_tags(db, c.id, ["hidden"])
+
+    def names(**kw: object) -> set[str | None]:
+        return {s.name for s in stack.list_stacks(db, scope, **kw)}  # type: ignore[arg-type]
+
+    assert names(tags=["x", "y"]) == {"a"}
+    assert names(tags_any=["y", "x"]) == {"a", "b"}
+    assert names(not_tags=["x", "y"]) == {"b", "c"}
+    assert names(not_tags_any=["y"]) == {"b", "c"}
+    assert names(hidden_tags=["hidden"]) == {"a", "b"}
+    assert names(hidden_tags=["hidden"], show_hidden=True) == {"a", "b", "c"}
+    got = stack.get(db, a.id)
+    assert got is not None and got.tags == ("x", "y")
+    assert stack_tag.get(db, b.id) == ["x"]
+    stack_tag.delete(db, b.id)
+    assert stack_tag.get(db, b.id) == []
+
+
+def test_visibility_and_admin(db: Database) -> None:
+    project = _project()
+    owned = builders.new_stack(
+        db, project, stack_user_project_id="domain-" + project
+    )
+    assert stack.get(db, owned.id, Scope(project)) is not None
+    assert stack.get(db, owned.id, Scope("domain-" + project)) is not None
+    assert stack.get(db, owned.id, Scope(_project())) is None
+    assert not stack.update(db, owned.id, {"status": "X"}, Scope(_project()))
+    assert stack.update(db, owned.id, {"status": "X"}, Scope(project))
+
+
+def test_traversal_cas_and_missing_stack(db: Database) -> None:
+    st = builders.new_stack(db)
+    assert not stack.update(
+        db, st.id, {"current_traversal": "new"}, exp_trvsl="stale"
+    )
+    assert stack.update(
+        db,
+        st.id,
+        {"current_traversal": "new", "status": "COMPLETE"},
+        exp_trvsl=st.current_traversal,
+    )
+    with pytest.raises(exceptions.NotFound):
+        stack.update(db, "missing", {"status": "X"})
+
+
+def test_soft_delete_removes_resources(db: Database) -> None:
+    project = _project()
+    st = builders.new_stack(db, project)
+    res = builders.new_resource(db, st)
+    resource_data.set_value(db, res.id, "k", "v")
+    attr = resource.store_attributes(db, res.id, res.atomic_key, {"a": 1})
+    assert attr is not None
+    stack.soft_delete(db, st.id)
+    assert stack.get(db, st.id) is None
+    gone = stack.get(db, st.id, show_deleted=True)
+    assert gone is not None and gone.deleted_at is not None
+    assert resource.get(db, res.id) is None
+    assert stack.count(db, Scope(project)) == 0
+    assert stack.count(db, Scope(project), show_deleted=True) == 1
+
+
+def test_nested_lookups(db: Database) -> None:
+    project = _project()
+    root = builders.new_stack(db, project)
+    child = builders.new_stack(
+        db, project, owner_id=root.id, nested_depth=1, name="child"
+    )
+    grandchild = builders.new_stack(
+        db, project, owner_id=child.id, nested_depth=2
+    )
+    assert stack.get_root_id(db, grandchild.id) == root.id
+    found = stack.get_by_name_and_owner_id(
+        db, "child", root.id, Scope(project)
+    )
+    assert found is not None and found.id == child.id
+    assert {s.id for s in stack.get_all_by_root(db, root.id)} == {
+        child.id,
+        grandchild.id,
+    }
+    builders.new_resource(db, child, root_stack_id=root.id)
+    assert stack.count_total_resources(db, root.id) == 1
