@@ -188,6 +188,9 @@ class CheckResource:
         requires = [d.id for d in node_data_by_name(input_data).values()]
         deadline = self._deadline(stack)
         interval = self.deps.poll_interval
+        if stack.action in (r.CHECK, r.RESUME, r.SNAPSHOT):
+            rsrc.stack_action(stack.action, deadline, cancel, interval)
+            return rsrc
         if row.action == r.INIT:
             rsrc.create(
                 stack.raw_template_id, requires, deadline, cancel, interval
@@ -278,7 +281,20 @@ class CheckResource:
     def _cleanup(
         self, stack: r.StackRow, row: r.ResourceRow, cancel: threading.Event
     ) -> None:
-        if stack.action in (r.CHECK, r.RESUME, r.SNAPSHOT, r.SUSPEND):
+        if stack.action in (r.CHECK, r.RESUME, r.SNAPSHOT):
+            return
+        if stack.action == r.SUSPEND:
+            # suspension runs in reverse dependency order: cleanup nodes
+            rsrc = self._resource(
+                stack, row, stack.raw_template_id, NodeDataView({})
+            )
+            if rsrc is not None:
+                rsrc.stack_action(
+                    r.SUSPEND,
+                    self._deadline(stack),
+                    cancel,
+                    self.deps.poll_interval,
+                )
             return
         if row.current_template_id == stack.raw_template_id:
             return

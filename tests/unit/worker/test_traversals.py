@@ -215,3 +215,40 @@ def test_timeout_fails_the_stack() -> None:
     h.run()
     assert h.state(sid) == "CREATE_FAILED"
     assert h.stack(sid).status_reason == "Timed out"
+
+
+def test_suspend_resume_check() -> None:
+    h = Harness()
+    sid = h.new_stack(CHAIN)
+    h.run()
+    tid = h.stack(sid).raw_template_id
+    h.converge(sid, tid, "SUSPEND")
+    h.run()
+    assert h.state(sid) == "SUSPEND_COMPLETE"
+    assert {f"{x.action}_{x.status}" for x in h.rows(sid).values()} == {
+        "SUSPEND_COMPLETE"
+    }
+    h.converge(sid, tid, "RESUME")
+    h.run()
+    assert h.state(sid) == "RESUME_COMPLETE"
+    h.converge(sid, tid, "CHECK")
+    h.run()
+    assert h.state(sid) == "CHECK_COMPLETE"
+    rows = h.rows(sid)
+    assert {x.status_reason for x in rows.values()} == {
+        "CHECK not supported for OS::Heat::TestResource"
+    }
+    assert len(h.cloud.objects) == 3  # nothing was re-created
+
+
+def test_resume_of_a_resource_never_suspended_fails() -> None:
+    h = Harness()
+    sid = h.new_stack({"a": {"properties": {"value": "1"}}})
+    h.run()
+    h.converge(sid, h.stack(sid).raw_template_id, "RESUME")
+    h.run()
+    assert h.state(sid) == "RESUME_FAILED"
+    assert h.stack(sid).status_reason == (
+        "Resource RESUME failed: Error: resources.a: "
+        "State ('CREATE', 'COMPLETE') invalid for resume"
+    )
