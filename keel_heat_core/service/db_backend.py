@@ -68,9 +68,13 @@ class DatabaseBackend:
         self, deps: WorkerDeps, check: CheckResource
     ) -> list[object]:
         from keel_heat_core.service.engine_endpoint import EngineEndpoint
+        from keel_heat_core.service.nested import LocalEngineRPC
         from keel_heat_core.service.stack_api import StackAPI
 
-        return [EngineEndpoint(StackAPI(self.conf, self.db, deps, check))]
+        api = StackAPI(self.conf, self.db, deps, check)
+        if isinstance(deps.plugins, PluginFactory):
+            deps.plugins.rpc = LocalEngineRPC(api)
+        return [EngineEndpoint(api)]
 
     def services(self) -> db_stores.DbServiceStore:
         return self._services
