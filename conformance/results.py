@@ -1,0 +1,192 @@
+"""Test outcomes, the summary file and the closing line.
+
+Every suite turns what its runner said into :class:`Outcome` rows; the
+:class:`Report` counts them, groups the failures by their first line (with
+ids, names and numbers blurred so that one cause gives one group) and
+writes the summary that the harness prints and keeps in its work folder.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PASSED = "passed"
+FAILED = "failed"
+SKIPPED = "skipped"
+
+_UUID = re.compile(
+    r"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}",
+    re.IGNORECASE,
+)
+_RAND_NAME = re.compile(r"(?<=[A-Za-z_])-?\d{4,}")
+_HEX = re.compile(r"\b[0-9a-f]{16,}\b", re.IGNORECASE)
+_ADDRESS = re.compile(r"0x[0-9a-f]+", re.IGNORECASE)
+_PORT = re.compile(r"127\.0\.0\.1:\d+")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one test.
+
+    :ivar suite: ``api``, ``functional`` or ``gophercloud``.
+    :ivar test_id: the runner's name for the test.
+    :ivar status: :data:`PASSED`, :data:`FAILED` or :data:`SKIPPED`.
+    :ivar reason: the first line of the failure, or the skip reason.
+    """
+
+    suite: str
+    test_id: str
+    status: str
+    reason: str = ""
+
+
+def cause_of(reason: str) -> str:
+    """Return ``reason`` with ids, random names and ports blurred.
+
+    Failures that differ only in a stack id or a random stack name then
+    land in the same group.
+
+    :param reason: the first line of a failure.
+    """
+    text = _UUID.sub("<id>", reason)
+    text = _HEX.sub("<hex>", text)
+    text = _ADDRESS.sub("<addr>", text)
+    text = _PORT.sub("127.0.0.1:<port>", text)
+    text = _RAND_NAME.sub("-<n>", text)
+    return text.strip()[:300]
+
+
+def exception_line(traceback: str) -> str:
+    """Return the first line of the exception a Python traceback ends with.
+
+    That is the first unindented line after the last ``File ...`` frame;
+    text without frames gives its first non-empty line.
+
+    :param traceback: a formatted traceback or any failure text.
+    """
+    lines = traceback.splitlines()
+    last_frame = -1
+    for index, line in enumerate(lines):
+        if line.startswith("  File "):
+            last_frame = index
+    for line in lines[last_frame + 1 :]:
+        if line.strip() and not line.startswith(" "):
+            return line.strip()
+    for line in lines:
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+@dataclass
+class Report:
+    """Outcomes of every suite plus what went wrong around them.
+
+    :ivar outcomes: one row per test.
+    :ivar notes: deployment problems and other remarks for the summary.
+    """
+
+    outcomes: list[Outcome] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, outcomes: list[Outcome]) -> None:
+        """Append the outcomes of one suite."""
+        self.outcomes.extend(outcomes)
+
+    def note(self, text: str) -> None:
+        """Record a remark shown at the top of the summary."""
+        self.notes.append(text)
+
+    def counts(self, suite: str | None = None) -> Counter[str]:
+        """Count outcomes by status, of one suite or of all."""
+        return Counter(
+            o.status
+            for o in self.outcomes
+            if suite is None or o.suite == suite
+        )
+
+    def suites(self) -> list[str]:
+        """Return the suites in the order they were added."""
+        return list(dict.fromkeys(o.suite for o in self.outcomes))
+
+    def closing_line(self) -> str:
+        """Return ``conformance: N passed, N failed, N skipped``."""
+        c = self.counts()
+        return (
+            f"conformance: {c[PASSED]} passed, {c[FAILED]} failed, "
+            f"{c[SKIPPED]} skipped"
+        )
+
+    def render(self) -> str:
+        """Return the readable summary, closing line last."""
+        out: list[str] = ["keel-heat conformance summary", ""]
+        if self.notes:
+            out.append("Notes:")
+            out.extend(f"  - {note}" for note in self.notes)
+            out.append("")
+        for suite in self.suites():
+            c = self.counts(suite)
+            out.append(
+                f"{suite}: {c[PASSED]} passed, {c[FAILED]} failed, "
+                f"{c[SKIPPED]} skipped"
+            )
+        out.append("")
+        out.extend(self._grouped(FAILED, "Failures by cause"))
+        out.extend(self._grouped(SKIPPED, "Skips by reason"))
+        out.append(self.closing_line())
+        return "\n".join(out) + "\n"
+
+    def _grouped(self, status: str, title: str) -> list[str]:
+        groups: dict[str, list[Outcome]] = defaultdict(list)
+        for o in self.outcomes:
+            if o.status == status:
+                groups[cause_of(o.reason) or "(no message)"].append(o)
+        if not groups:
+            return []
+        out = [f"{title}:"]
+        ranked = sorted(groups.items(), key=lambda kv: -len(kv[1]))
+        for cause, rows in ranked:
+            out.append(f"  [{len(rows)}] {cause}")
+            if status == FAILED:
+                out.extend(f"        {o.suite}: {o.test_id}" for o in rows)
+        out.append("")
+        return out
+
+    def _failure_list(self) -> list[str]:
+        failed = [o for o in self.outcomes if o.status == FAILED]
+        if not failed:
+            return []
+        out = ["Failed tests (first line of each failure):"]
+        out.extend(f"  {o.suite}: {o.test_id}: {o.reason}" for o in failed)
+        out.append("")
+        return out
+
+    def write(self, path: Path) -> str:
+        """Write the summary to ``path`` and return its text."""
+        text = self.render()
+        path.write_text(text)
+        return text
+
+
+def first_line(text: str) -> str:
+    """Return the first non-empty line of ``text`` (or ``text``)."""
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()
+    return text.strip()
+
+
+def not_run(suite: str, test_ids: list[str], why: str) -> list[Outcome]:
+    """Return failures for tests that never ran, with the reason.
+
+    :param suite: the suite name.
+    :param test_ids: the tests that should have run.
+    :param why: what stopped them.
+    """
+    return [
+        Outcome(suite, test_id, FAILED, f"not run: {why}")
+        for test_id in test_ids
+    ]
