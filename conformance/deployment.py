@@ -117,9 +117,9 @@ def _write_config(
             transport=bus[0],
             cfn_url=cfn_url,
             environment_dir=env_dir,
+            exchange=bus[1],
         ),
     )
-    values["DEFAULT"]["control_exchange"] = bus[1]
     path = workdir / "keel-heat.conf"
     path.write_text(heat_conf.render(values))
     return path

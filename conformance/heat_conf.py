@@ -28,12 +28,15 @@ class Endpoints:
     :ivar transport: the oslo.messaging transport URL.
     :ivar cfn_url: the CFN API root (``http://127.0.0.1:PORT``).
     :ivar environment_dir: the global ``environment.d`` folder.
+    :ivar exchange: the RPC ``control_exchange`` (Heat's ``heat`` on a
+        private virtual host).
     """
 
     database: str
     transport: str
     cfn_url: str
     environment_dir: Path
+    exchange: str = "heat"
 
 
 def heat_settings(
@@ -51,6 +54,7 @@ def heat_settings(
         {
             "debug": False,
             "transport_url": where.transport,
+            "control_exchange": where.exchange,
             "num_engine_workers": ENGINE_WORKERS,
             "convergence_engine": True,
             "encrypt_parameters_and_properties": True,
@@ -68,10 +72,8 @@ def heat_settings(
     )
     values["database"] = {"connection": where.database}
     values["api"] = {"auth_strategy": "keystone"}
-    values["oslo_policy"] = {
-        "enforce_scope": True,
-        "enforce_new_defaults": True,
-    }
+    # oslo.policy 6 dropped enforce_scope (scope is always checked).
+    values["oslo_policy"] = {"enforce_new_defaults": True}
     return values
 
 

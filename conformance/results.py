@@ -72,9 +72,10 @@ def exception_line(traceback: str) -> str:
     for index, line in enumerate(lines):
         if line.startswith("  File "):
             last_frame = index
-    for line in lines[last_frame + 1 :]:
-        if line.strip() and not line.startswith(" "):
-            return line.strip()
+    if last_frame >= 0:
+        for line in lines[last_frame + 1 :]:
+            if line.strip() and not line.startswith(" "):
+                return line.strip()
     for line in lines:
         if line.strip():
             return line.strip()
@@ -155,19 +156,21 @@ class Report:
         out.append("")
         return out
 
-    def _failure_list(self) -> list[str]:
-        failed = [o for o in self.outcomes if o.status == FAILED]
-        if not failed:
-            return []
-        out = ["Failed tests (first line of each failure):"]
-        out.extend(f"  {o.suite}: {o.test_id}: {o.reason}" for o in failed)
-        out.append("")
-        return out
+    def render_tests(self) -> str:
+        """Return one line per test: suite, status, id, first line."""
+        return "".join(
+            f"{o.suite}\t{o.status}\t{o.test_id}\t{o.reason}\n"
+            for o in self.outcomes
+        )
 
-    def write(self, path: Path) -> str:
-        """Write the summary to ``path`` and return its text."""
+    def write(self, folder: Path) -> str:
+        """Write ``summary.txt`` and ``tests.tsv``; return the summary.
+
+        :param folder: the run's work folder.
+        """
+        (folder / "tests.tsv").write_text(self.render_tests())
         text = self.render()
-        path.write_text(text)
+        (folder / "summary.txt").write_text(text)
         return text
 
 
