@@ -1,4 +1,5 @@
 # The two commands of the README: `make run` and `make test`.
+# Everything else here is for developers and CI.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -6,7 +7,7 @@ PACKS := $(wildcard resource_packs/*/pyproject.toml) $(wildcard client_plugins/*
 PACK_DIRS := $(patsubst %/pyproject.toml,%,$(PACKS))
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test lint mypy clean
+.PHONY: venv run test lint mypy genconfig genpolicy releasenotes clean
 
 $(STAMP): pyproject.toml api/pyproject.toml test-requirements.txt $(PACKS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,6 +17,8 @@ $(STAMP): pyproject.toml api/pyproject.toml test-requirements.txt $(PACKS)
 
 venv: $(STAMP)
 
+# keel-heat-all on the embedded default: SQLite in ./state, in-process
+# messaging, no Keystone, 127.0.0.1:8004 (native) and :8000 (CFN).
 run: $(STAMP)
 	$(BIN)/keel-heat-all
 
@@ -30,6 +33,16 @@ lint: $(STAMP)
 
 mypy: $(STAMP)
 	$(BIN)/mypy
+
+genconfig: $(STAMP)
+	$(BIN)/oslo-config-generator --config-file etc/oslo-config-generator/keel-heat.conf
+
+genpolicy: $(STAMP)
+	$(BIN)/oslopolicy-sample-generator --config-file etc/oslopolicy/keel-heat-policy-generator.conf
+
+releasenotes: $(STAMP)
+	$(BIN)/reno lint
+	$(BIN)/reno report --output build/releasenotes.rst
 
 clean:
 	rm -rf $(VENV) .tox build dist

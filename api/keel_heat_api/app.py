@@ -100,7 +100,9 @@ def setup_app(
         allow_methods=CORS_ALLOW_METHODS,
     )
     app = pecan_app(conf, enforcer, rpc)
-    app = ContextMiddleware(app, enforcer)
+    app = ContextMiddleware(
+        app, enforcer, getattr(conf, "auth_encryption_key", None)
+    )
     app = _auth(app, conf)
     app = VersionNegotiation(app)
     app = http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf)

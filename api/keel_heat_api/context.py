@@ -99,15 +99,29 @@ class ContextMiddleware:
     :param enforcer: decides ``is_admin`` through ``context_is_admin``.
     """
 
-    def __init__(self, app: WSGIApp, enforcer: Any) -> None:
+    def __init__(
+        self, app: WSGIApp, enforcer: Any, handle_secret: str | None = None
+    ) -> None:
         self.app = app
         self.enforcer = enforcer
+        self.handle_secret = handle_secret
 
     def __call__(
         self, environ: dict[str, Any], start_response: StartResponse
     ) -> Any:
         ctx = context_from_environ(environ)
         ctx.is_admin = self.enforcer.check_is_admin(ctx)
+        if (
+            self.handle_secret
+            and ctx.auth_token
+            and hasattr(ctx, "auth_handle")
+        ):
+            # The token itself never crosses the bus: the engine gets it
+            # sealed with a key only API and engine processes hold.
+            core_context = importlib.import_module("keel_heat_core.context")
+            ctx.auth_handle = core_context.seal_token(
+                self.handle_secret, ctx.auth_token
+            )
         environ[ENV_CONTEXT] = ctx
         return self.app(environ, start_response)
 

@@ -22,11 +22,11 @@ import traceback as tb
 from collections.abc import Callable
 from typing import Any
 
-import oslo_messaging as messaging
 import webob
 import webob.exc
 
 from keel_heat_api import errors
+from keel_heat_core.rpc.engine_base import messaging
 
 LOG = logging.getLogger(__name__)
 
@@ -112,7 +112,11 @@ def exception_name(exc: BaseException) -> str:
 
 
 def status_for(exc: BaseException) -> int:
-    """Return the HTTP status for an exception, by class name."""
+    """Return the HTTP status for an exception, by class name.
+
+    The exception's own name is looked up among all of Heat's exception
+    names; then, as Heat does, the chain of first base classes.
+    """
     if isinstance(exc, errors.ApiError) and not isinstance(
         exc, errors.HeatError
     ):
@@ -121,29 +125,36 @@ def status_for(exc: BaseException) -> int:
         return 500
     if isinstance(exc, TypeError):
         return 400
-    for cls in type(exc).__mro__:
-        if cls is Exception:
-            break
+    name = exception_name(exc)
+    if name in STATUS_BY_NAME:
+        return STATUS_BY_NAME[name]
+    cls: type[BaseException] = type(exc).__base__ or Exception
+    while cls is not Exception and cls is not BaseException:
         name = _strip(cls.__name__)
-        if cls is type(exc):
-            name = exception_name(exc)
         if name in STATUS_BY_NAME:
             return STATUS_BY_NAME[name]
+        cls = cls.__base__ or Exception
     return 500
 
 
 def _is_heat_exception(exc: BaseException) -> bool:
+    """Whether the message may be shown (Heat's "safe" exceptions)."""
     if isinstance(exc, errors.ApiError):
         return exc.safe
-    names = {_strip(c.__name__) for c in type(exc).__mro__}
-    names.add(exception_name(exc))
-    return bool(names & (HEAT_EXCEPTION_NAMES | {"HeatException"}))
+    if isinstance(exc, messaging.RemoteError):
+        return exception_name(exc) in HEAT_EXCEPTION_NAMES
+    if getattr(exc, "exc_type", None) and hasattr(exc, "remote_traceback"):
+        return str(getattr(exc, "exc_type", "")) in HEAT_EXCEPTION_NAMES
+    return any(c.__name__ == "HeatException" for c in type(exc).__mro__)
 
 
 def _message_and_trace(exc: BaseException) -> tuple[str, str | None]:
     """Split a remote exception's text into message and engine trace."""
     if isinstance(exc, messaging.RemoteError):
-        return str(exc.value or ""), str(exc.traceback or "") or None
+        trace = exc.traceback or ""
+        if isinstance(trace, list | tuple):
+            trace = "\n".join(str(line) for line in trace)
+        return str(exc.value or ""), str(trace) or None
     text = str(exc)
     remote_trace = getattr(exc, "remote_traceback", None)
     if remote_trace is not None:

@@ -80,6 +80,29 @@ def _register_missing(
             conf.register_opt(opt, group=group)
 
 
+def _register_middleware_opts(conf: cfg.ConfigOpts) -> None:
+    """Register the middleware's options before the files are read.
+
+    The middleware would register them when built, which is too late for
+    a configuration parsed (or overridden) beforehand; their sample
+    options come from the libraries' own generator namespaces.
+    """
+    from keystonemiddleware import auth_token
+    from oslo_middleware import cors, http_proxy_to_wsgi
+
+    groups: list[tuple[str, Sequence[cfg.Opt]]] = [
+        ("cors", cors.CORS_OPTS),
+        ("oslo_middleware", http_proxy_to_wsgi.OPTS),
+    ]
+    groups += [(g, o) for g, o in auth_token.list_opts()]
+    for group, group_opts in groups:
+        for opt in group_opts:
+            try:
+                conf.register_opt(opt, group=group)
+            except cfg.DuplicateOptError:
+                continue
+
+
 def register_opts(conf: cfg.ConfigOpts) -> None:
     """Register the API's options and any core option still missing."""
     core_conf = importlib.import_module("keel_heat_core.conf")
@@ -88,6 +111,7 @@ def register_opts(conf: cfg.ConfigOpts) -> None:
         register_core(conf)
     conf.register_opts(api_opts, group=API_GROUP)
     _register_missing(conf, fallback_default_opts, None)
+    _register_middleware_opts(conf)
     _register_missing(conf, fallback_revision_opts, "revision")
 
 

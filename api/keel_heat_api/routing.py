@@ -66,10 +66,6 @@ class Router:
             for method in methods.split()
         ]
 
-    def allowed(self, template: str) -> list[str]:
-        """Return the methods of a URL template, in registration order."""
-        return [r.method for r in self.routes if r.template == template]
-
     def match(
         self, method: str, path: str
     ) -> tuple[Route, dict[str, str]] | tuple[None, list[str]] | None:
@@ -79,24 +75,24 @@ class Router:
             exists without that method (or for ``OPTIONS``); ``None`` for
             an unknown path.
         """
-        best: tuple[int, int, Route, dict[str, str]] | None = None
-        for index, route in enumerate(self.routes):
+        matches = []
+        for route in self.routes:
             found = route.regex.match(path)
-            if found is None:
-                continue
-            key = (route.literals, -index)
-            if best is None or key > (best[0], best[1]):
-                best = (route.literals, -index, route, found.groupdict())
-        if best is None:
+            if found is not None:
+                matches.append((route, found.groupdict()))
+        if not matches:
             return None
-        template = best[2].template
+        best = max(route.literals for route, _params in matches)
+        candidates = [(r, p) for r, p in matches if r.literals == best]
         if method != "OPTIONS":
-            for route in self.routes:
-                if route.template == template and route.method == method:
-                    found = route.regex.match(path)
-                    if found is not None:
-                        return route, found.groupdict()
-        return None, self.allowed(template)
+            for route, params in candidates:
+                if route.method == method:
+                    return route, params
+        allowed: list[str] = []
+        for route, _params in candidates:
+            if route.method not in allowed:
+                allowed.append(route.method)
+        return None, allowed
 
 
 def method_not_allowed(allowed: list[str]) -> HTTPMethodNotAllowed:

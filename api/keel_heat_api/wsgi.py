@@ -7,22 +7,14 @@ the server's command line: gunicorn's and uwsgi's arguments are theirs.
 
 from __future__ import annotations
 
-import os
-
 from oslo_config import cfg
 from oslo_log import log as logging
 
 from keel_heat_api import app as api_app
 from keel_heat_api.fault import WSGIApp
+from keel_heat_api.wsgi_config import DEFAULT_CONFIG, config_files
 
-DEFAULT_CONFIG = "/etc/keel-heat/keel-heat.conf"
-
-
-def _config_files() -> list[str]:
-    env = os.environ.get("KEEL_HEAT_CONFIG_FILES")
-    if env:
-        return [path for path in env.split(",") if path]
-    return [DEFAULT_CONFIG] if os.path.exists(DEFAULT_CONFIG) else []
+__all__ = ["DEFAULT_CONFIG", "application", "init_application"]
 
 
 def init_application() -> WSGIApp:
@@ -36,7 +28,7 @@ def init_application() -> WSGIApp:
         args=[],
         project="keel-heat",
         prog="keel-heat-api",
-        default_config_files=_config_files(),
+        default_config_files=config_files(),
     )
     logging.setup(conf, "keel-heat-api")
     return api_app.setup_app(conf)

@@ -28,6 +28,7 @@ def prepare_conf(
     prog: str,
     conf: cfg.ConfigOpts | None = None,
     default_config_files: list[str] | None = None,
+    log_to_stderr: bool = False,
 ) -> cfg.ConfigOpts:
     """Register options, parse arguments and files, set up logging.
 
@@ -39,10 +40,14 @@ def prepare_conf(
     :param default_config_files: files read when no ``--config-file`` is
         given; oslo.config's search (``/etc/keel-heat/keel-heat.conf``…)
         when ``None``
+    :param log_to_stderr: log to stderr (unless configured otherwise), for
+        commands whose stdout is their output
     :returns: the parsed configuration
     """
     conf = cfg.CONF if conf is None else conf
     keel_conf.register_opts(conf)
+    if log_to_stderr:
+        conf.set_default("use_stderr", True)
     conf(
         list(sys.argv[1:] if argv is None else argv),
         project=keel_conf.PROJECT,

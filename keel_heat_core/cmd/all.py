@@ -100,6 +100,27 @@ def check_binding(conf: cfg.ConfigOpts) -> None:
     LOG.warning(NOAUTH_WARNING, project)
 
 
+def sync_embedded_database(conf: cfg.ConfigOpts) -> None:
+    """Create or upgrade the schema of an SQLite database.
+
+    The embedded mode must work from nothing; a server database
+    (MariaDB, PostgreSQL) is upgraded by its operator with
+    ``keel-heat-manage db sync`` instead.
+    """
+    url = str(conf.database.connection or "")
+    if not url.startswith("sqlite"):
+        return
+    from keel_heat_core.db.database import Database
+    from keel_heat_core.migrations import runner
+
+    database = Database(url, conf.auth_encryption_key)
+    try:
+        runner.upgrade(database.engine)
+    finally:
+        database.engine.dispose()
+    LOG.info("%s database schema is current: %s", PROG, url)
+
+
 def _wait_for_signal() -> int:
     stop = threading.Event()
     received: list[int] = []
@@ -121,7 +142,13 @@ def run(
 ) -> None:
     """Start the engine and both APIs, wait, then stop them in order."""
     native = load_app(conf, NATIVE_APP)
-    cfn = load_app(conf, CFN_APP)
+    try:
+        cfn = load_app(conf, CFN_APP)
+    except StartupError as exc:
+        # The native API is usable on its own (OSC, Horizon, Skyline);
+        # only in-instance tools and AWS:: signals need the CFN API.
+        LOG.warning("Serving the native API only: %s", exc)
+        cfn = None
     engine = factory(conf, uuidutils.generate_uuid())
     engine.start()
     servers = [
@@ -130,22 +157,33 @@ def run(
             native,
             conf.heat_api.bind_host,
             conf.heat_api.bind_port,
-        ),
-        WSGIServer(
-            "CFN API",
-            cfn,
-            conf.heat_api_cfn.bind_host,
-            conf.heat_api_cfn.bind_port,
-        ),
+        )
     ]
+    if cfn is not None:
+        servers.append(
+            WSGIServer(
+                "CFN API",
+                cfn,
+                conf.heat_api_cfn.bind_host,
+                conf.heat_api_cfn.bind_port,
+            )
+        )
     for server in servers:
         server.start()
     LOG.info(
-        "%s ready: native API %s/ CFN API %s/",
+        "%s ready: native API %s/ CFN API %s",
         PROG,
         servers[0].url,
-        servers[1].url,
+        f"{servers[1].url}/" if cfn is not None else "not installed",
     )
+    project = noauth_project(conf)
+    if project is not None:
+        LOG.info(
+            "Try: openstack --os-auth-type none --os-endpoint %s/v1/%s "
+            "orchestration build info",
+            servers[0].url,
+            project,
+        )
     try:
         signum = wait()
         LOG.info("%s stopping on signal %s", PROG, signum)
@@ -175,8 +213,9 @@ def main(
     LOG.info("%s state directory: %s", PROG, state)
     try:
         check_binding(conf)
-        factory = factory or load_engine_factory()
         plugins.load_plugins(conf)
+        factory = factory or load_engine_factory()
+        sync_embedded_database(conf)
         run(conf, factory)
     except (StartupError, EngineUnavailable, plugins.PluginError) as exc:
         LOG.error("%s cannot start: %s", PROG, exc)

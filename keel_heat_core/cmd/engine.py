@@ -116,8 +116,8 @@ def main(
     """
     conf = prepare_conf(argv, PROG)
     try:
-        factory = factory or load_engine_factory()
         plugins.load_plugins(conf)
+        factory = factory or load_engine_factory()
     except (EngineUnavailable, plugins.PluginError) as exc:
         LOG.error("%s cannot start: %s", PROG, exc)
         print(f"{PROG}: {exc}", file=sys.stderr)

@@ -62,7 +62,7 @@ def main(
     conf = cfg.CONF if conf is None else conf
     if "command" not in conf:
         conf.register_cli_opt(command_opt())
-    conf = prepare_conf(argv, PROG, conf)
+    conf = prepare_conf(argv, PROG, conf, log_to_stderr=True)
     func: CommandFunc | None = getattr(conf.command, "func", None)
     if func is None:
         # A command group given without its sub-command.

@@ -10,7 +10,16 @@ from keel_heat_core import plugins
 from keel_heat_core.cmd.manage import add_group
 from keel_heat_core.plugins import registry as reg
 
-COLUMNS = ("Distribution", "Version", "Types", "Clients", "Enabled", "Errors")
+COLUMNS = (
+    "Distribution",
+    "Version",
+    "Types",
+    "Clients",
+    "Constraints",
+    "Templates",
+    "Enabled",
+    "Errors",
+)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -61,6 +70,7 @@ def pack_rows(registry: plugins.PluginRegistry) -> list[dict[str, Any]]:
             "types": p.resource_types,
             "clients": p.counts.get(reg.CLIENTS, 0),
             "constraints": p.counts.get(reg.CONSTRAINTS, 0),
+            "templates": p.counts.get(reg.TEMPLATES, 0),
             "enabled": p.enabled,
             "load_errors": dict(p.load_errors),
             "names": _names(registry, p.distribution),
@@ -93,6 +103,8 @@ def list_packs(conf: cfg.ConfigOpts) -> int:
                 row["version"],
                 str(row["types"]),
                 str(row["clients"]),
+                str(row["constraints"]),
+                str(row["templates"]),
                 "yes" if row["enabled"] else "no",
                 str(len(row["load_errors"])),
             ]

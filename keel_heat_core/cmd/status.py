@@ -132,7 +132,7 @@ def main(
         conf.register_cli_opt(
             cfg.SubCommandOpt("command", handler=_add_commands)
         )
-    conf = prepare_conf(argv, PROG, conf)
+    conf = prepare_conf(argv, PROG, conf, log_to_stderr=True)
     func = getattr(conf.command, "func", None)
     if func is None:
         print(f"{PROG}: usage: {PROG} upgrade check")

@@ -94,3 +94,33 @@ class NodeDataView:
             else:
                 return None
         return value
+
+    # -- the template layer's StackView protocol --------------------------
+
+    def reference_id(self, name: str) -> str | None:
+        """The reference id, or None before the resource has one."""
+        data = self._data.get(name)
+        return None if data is None else data.reference_id
+
+    def attribute(self, name: str, attr: str) -> Any:
+        """The whole value of an attribute (None when not sent)."""
+        data = self._data.get(name)
+        return None if data is None else data.attrs.get(attr)
+
+    def all_attributes(self, name: str) -> dict[str, Any] | None:
+        data = self._data.get(name)
+        if data is None:
+            return None
+        return {k: v for k, v in data.attrs.items() if isinstance(k, str)}
+
+    def attribute_names(self, name: str, resource_type: str) -> None:
+        return None
+
+    def resource_facade(self, kind: str) -> Any:
+        raise ValueError(
+            f'"resource_facade" ({kind}) can only be used in a template '
+            "that defines a template (provider) resource"
+        )
+
+    def availability_zones(self) -> list[str]:
+        return ["nova"]

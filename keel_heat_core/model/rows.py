@@ -113,7 +113,9 @@ class ResourceDefinition(Protocol):
 class TemplateSource(Protocol):
     """Access to stored templates (``raw_template``) as definitions."""
 
-    def definitions(self, template_id: int) -> Mapping[str, Any]:
+    def definitions(
+        self, template_id: int, stack: StackRow
+    ) -> Mapping[str, Any]:
         """``{name: ResourceDefinition}`` of a stored template."""
 
 

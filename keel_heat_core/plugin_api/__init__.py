@@ -28,8 +28,14 @@ from keel_heat_core import exception
 from keel_heat_core.plugin_api import (
     attributes,
     constraints,
+    errors,
+    identifier,
     properties,
+    signal_responder,
+    stack_resource,
+    stack_user,
     support,
+    templates,
     translation,
 )
 from keel_heat_core.plugin_api.client_plugin import (
@@ -58,9 +64,15 @@ __all__ = [
     "SupportStatus",
     "attributes",
     "constraints",
+    "errors",
     "exception",
+    "identifier",
     "hookimpl",
     "properties",
+    "signal_responder",
+    "stack_resource",
+    "stack_user",
     "support",
+    "templates",
     "translation",
 ]

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from oslo_config import cfg
 
+from keel_heat_core.plugins import registry as _registry
 from keel_heat_core.plugins.errors import (
     DuplicatePluginError,
     PluginError,
@@ -55,6 +56,7 @@ __all__ = [
     "Plugins",
     "RequiredPackError",
     "build_registry",
+    "discover",
     "hookimpl",
     "load_plugins",
 ]
@@ -81,7 +83,7 @@ def build_registry(
         fails to load
     """
     registry = PluginRegistry(
-        discover(distributions),
+        _registry.discover(distributions),
         disabled_packs=conf.plugins.disabled_packs,
         disabled_types=conf.plugins.disabled_types,
     )

@@ -15,6 +15,9 @@ from oslo_policy import policy
 
 from keel_heat_core import policies
 
+_DENY = policy.Rules.from_dict({"default": "!"})["default"]
+_ALLOW = policy.Rules.from_dict({"default": "@"})["default"]
+
 
 def all_rules() -> list[policy.RuleDefault]:
     """Return the core rules plus those of installed keel-heat packs.
@@ -57,13 +60,13 @@ class Enforcer:
         self, conf: cfg.ConfigOpts, policy_file: str | None = None
     ) -> None:
         self.enforcer = policy.Enforcer(
-            conf, default_rule="!", policy_file=policy_file
+            conf, default_rule=_DENY, policy_file=policy_file
         )
         self.enforcer.suppress_deprecation_warnings = True
         rules = all_rules()
         self.enforcer.register_defaults(rules)
         self._resource_enforcer = policy.Enforcer(
-            conf, default_rule="@", policy_file=policy_file
+            conf, default_rule=_ALLOW, policy_file=policy_file
         )
         self._resource_enforcer.suppress_deprecation_warnings = True
         self._resource_enforcer.register_defaults(rules)
@@ -80,7 +83,7 @@ class Enforcer:
                     rule, target, credentials, do_raise=False
                 )
             )
-        except policy.InvalidScope:
+        except (policy.InvalidScope, policy.PolicyNotRegistered):
             return False
 
     def enforce(self, context: Any, rule: str, target: dict[str, Any]) -> None:

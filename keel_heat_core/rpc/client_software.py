@@ -92,8 +92,9 @@ class SoftwareAndSnapshotCalls(RPCClientBase):
             cnxt,
             "check_software_deployment",
             version="1.27",
-            timeout=timeout,
+            rpc_timeout=timeout,
             deployment_id=deployment_id,
+            timeout=timeout,
         )
 
     def create_software_deployment(

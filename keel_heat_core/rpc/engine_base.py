@@ -9,12 +9,36 @@ callers can map any of them by class name.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from typing import Any
 
-import oslo_messaging as messaging
+from oslo_service import backend as _service_backend
+
+# keel-heat runs without eventlet: unless a process chose otherwise,
+# oslo.service (which oslo.messaging imports) uses its threading backend.
+if _service_backend.get_backend_type() is None:
+    _service_backend.register_backend_default_hook(
+        lambda: _service_backend.BackendType.THREADING
+    )
+
+import oslo_messaging as messaging  # noqa: E402
 from oslo_config import cfg
 from oslo_serialization import jsonutils
+
+from keel_heat_core.context import BusContextSerializer
+
+__all__ = [
+    "ALLOWED_EXMODS",
+    "ENGINE_TOPIC",
+    "RPCClientBase",
+    "RemoteEngineError",
+    "context_serializer",
+    "get_transport",
+    "messaging",
+    "rebuild_remote_error",
+    "register_tracing_opts",
+]
 
 #: The topic the engine API listens on.
 ENGINE_TOPIC = "engine"
@@ -64,25 +88,47 @@ def rebuild_remote_error(err: messaging.RemoteError) -> RemoteEngineError:
         cls = type(name + "_Remote", (RemoteEngineError,), {})
         cls.exc_type = name
         _REBUILT[name] = cls
-    return cls(str(err.value or ""), str(err.traceback or ""))
+    trace = err.traceback or ""
+    if isinstance(trace, list | tuple):
+        trace = "\n".join(str(line) for line in trace)
+    return cls(str(err.value or ""), str(trace))
 
 
-class ContextSerializer(messaging.Serializer):  # type: ignore[misc]
-    """Send contexts as dicts and payloads as JSON primitives."""
+class JsonPayloadSerializer(messaging.NoOpSerializer):  # type: ignore[misc]
+    """Payloads as JSON primitives (datetimes and objects turned to text)."""
 
     def serialize_entity(self, ctxt: Any, entity: Any) -> Any:
         return jsonutils.to_primitive(entity, convert_instances=True)
 
-    def deserialize_entity(self, ctxt: Any, entity: Any) -> Any:
-        return entity
 
-    def serialize_context(self, ctxt: Any) -> dict[str, Any]:
-        if isinstance(ctxt, dict):
-            return ctxt
-        return dict(ctxt.to_dict())
+def context_serializer() -> messaging.Serializer:
+    """Return the serializer of engine calls: contexts without secrets."""
+    return BusContextSerializer(base=JsonPayloadSerializer())
 
-    def deserialize_context(self, ctxt: dict[str, Any]) -> Any:
-        return ctxt
+
+_GLOBAL_ONLY_OPTS = (
+    ("oslo_messaging._tracing.client", "oslo_messaging_tracing"),
+    ("oslo_messaging._metrics.client", "oslo_messaging_metrics"),
+)
+
+
+def register_tracing_opts(conf: cfg.ConfigOpts) -> None:
+    """Register oslo.messaging's tracing and metrics options on ``conf``.
+
+    oslo.messaging 18 registers them only on the global ``cfg.CONF`` but
+    reads them from the transport's configuration, so any RPC client or
+    server built on its own ``ConfigOpts`` fails without this.
+    """
+    for module_name, group in _GLOBAL_ONLY_OPTS:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        opts = getattr(module, group, None)
+        if opts is None:
+            continue
+        with contextlib.suppress(cfg.DuplicateOptError):
+            conf.register_opts(opts, group=group)
 
 
 def get_transport(conf: cfg.ConfigOpts) -> messaging.Transport:
@@ -110,12 +156,13 @@ class RPCClientBase:
         conf: cfg.ConfigOpts,
         transport: messaging.Transport | None = None,
     ) -> None:
+        register_tracing_opts(conf)
         self.transport = transport or get_transport(conf)
         target = messaging.Target(
             topic=ENGINE_TOPIC, version=BASE_RPC_API_VERSION
         )
         self._client = messaging.get_rpc_client(
-            self.transport, target, serializer=ContextSerializer()
+            self.transport, target, serializer=context_serializer()
         )
 
     def _prepare(self, version: str | None, timeout: float | None) -> Any:
@@ -131,7 +178,7 @@ class RPCClientBase:
         ctxt: Any,
         method: str,
         version: str | None = None,
-        timeout: float | None = None,
+        rpc_timeout: float | None = None,
         **kwargs: Any,
     ) -> Any:
         """Call ``method`` on any engine and return its result.
@@ -140,7 +187,9 @@ class RPCClientBase:
             modules; others are raised as oslo.messaging rebuilt them.
         """
         try:
-            return self._prepare(version, timeout).call(ctxt, method, **kwargs)
+            return self._prepare(version, rpc_timeout).call(
+                ctxt, method, **kwargs
+            )
         except messaging.RemoteError as err:
             raise rebuild_remote_error(err) from None
 

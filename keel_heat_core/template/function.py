@@ -169,6 +169,11 @@ class Removed(Function):
 
 
 def _is_list(value: Any) -> bool:
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return True
+    if kind is str or kind is dict or value is None:
+        return False
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 
@@ -198,6 +203,22 @@ def resolve(snippet: Any, nullable: bool = False) -> Any:
     if _is_list(snippet):
         items = (resolve(item, nullable=True) for item in snippet)
         return [item for item in items if item is not ABSENT]
+    return snippet
+
+
+def unparse(snippet: Any) -> Any:
+    """The template form of a parsed snippet (functions back to one-key
+    maps; a macro such as ``if`` gives its chosen branch)."""
+    if isinstance(snippet, Macro):
+        return unparse(snippet.parsed)
+    if isinstance(snippet, Function):
+        return {snippet.fn_name: unparse(snippet.args)}
+    if isinstance(snippet, Mapping):
+        pairs = ((key, unparse(value)) for key, value in snippet.items())
+        return {key: value for key, value in pairs if value is not ABSENT}
+    if _is_list(snippet):
+        items = (unparse(value) for value in snippet)
+        return [value for value in items if value is not ABSENT]
     return snippet
 
 

@@ -95,6 +95,10 @@ class HOTemplate20130523(Template):
         "Conditions": "conditions",
         "Condition": "condition",
         "Description": "description",
+        "DeletionPolicy": "deletion_policy",
+        "UpdatePolicy": "update_policy",
+        "DependsOn": "depends_on",
+        "Type": "type",
     }
 
     functions: ClassVar[FunctionTable] = {

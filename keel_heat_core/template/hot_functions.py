@@ -154,6 +154,10 @@ class GetAttThenSelect(function.Function):
         name = self._resource()
         if self._attribute is None and not self._needs_attribute:
             return
+        if isinstance(self._attribute, function.Function):
+            # A computed name is only known once the resources exist (Heat
+            # fails with a raw TypeError here).
+            return
         attr = function.resolve(self._attribute)
         names = self.stack.attribute_names(name)
         if names is not None and not _known_attribute(attr, names):

@@ -89,9 +89,7 @@ class MakeURL(function.Function):
         query = urlparse.urlencode(args.get("query", {}))
         query = query.replace("%2F", "/")
         fragment = urlparse.quote(args.get("fragment", ""))
-        url: str = urlparse.urlunsplit(
-            (scheme, netloc, path, query, fragment)
-        )
+        url: str = urlparse.urlunsplit((scheme, netloc, path, query, fragment))
         return url
 
 

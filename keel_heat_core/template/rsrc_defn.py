@@ -210,6 +210,37 @@ class ResourceDefinition:
             function.dep_attrs(self._metadata, resource_name),
         )
 
+    def render_hot(self) -> dict[str, Any]:
+        """The definition as a HOT resource snippet (what the engine
+        stores and compares on update); empty fields are left out."""
+        out: dict[str, Any] = {"type": self.resource_type}
+        fields = (
+            ("properties", self._properties),
+            ("metadata", self._metadata),
+            ("depends_on", self._depends or None),
+            ("deletion_policy", self._deletion_policy),
+            ("update_policy", self._update_policy),
+            ("external_id", self._external_id),
+            ("condition", self._condition),
+        )
+        for key, value in fields:
+            rendered = function.unparse(value)
+            if rendered is not None and rendered is not function.ABSENT:
+                out[key] = rendered
+        if self.description:
+            out["description"] = self.description
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ResourceDefinition):
+            return NotImplemented
+        return (self.name, self.render_hot()) == (
+            other.name,
+            other.render_hot(),
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __repr__(self) -> str:
         return f"<ResourceDefinition {self.name} ({self.resource_type})>"
 

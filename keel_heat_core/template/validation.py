@@ -32,6 +32,22 @@ def validate_structure(defn: StackDefinition) -> None:
         raise exception.StackValidationFailed(message=str(err)) from err
 
 
+def check_resource_limit(
+    defn: StackDefinition, max_resources: int = 1000
+) -> None:
+    """Refuse a template with more than ``max_resources`` resources
+    (``max_resources_per_stack``; -1 means no limit).  For nested stacks the
+    engine counts the whole tree.
+
+    :raises RequestLimitExceeded: when there are too many.
+    """
+    count = len(defn.t.resources_section())
+    if max_resources != -1 and count > max_resources:
+        raise exception.RequestLimitExceeded(
+            message="Maximum resources per stack exceeded."
+        )
+
+
 def validate_conditions(defn: StackDefinition) -> None:
     """Parse and evaluate every condition."""
     defn.conditions().validate()
@@ -135,3 +151,31 @@ def resolve_outputs(
         except Exception as err:  # each failure is reported, not raised
             errors[name] = str(err)
     return values, errors
+
+
+def template_validate_result(
+    defn: StackDefinition, env: Any, params: Any
+) -> dict[str, Any]:
+    """The body of ``POST /validate`` for a template that validated.
+
+    :param defn: the stack definition.
+    :param env: the stack's :class:`~.environment.Environment`.
+    :param params: its :class:`~.parameters.Parameters`.
+    """
+    from keel_heat_core.template.parameters import format_validate_parameter
+
+    description = defn.t.get(defn.t.DESCRIPTION)
+    result: dict[str, Any] = {
+        "Description": "No description"
+        if description is None
+        else description,
+        "Parameters": {
+            name: format_validate_parameter(params.params[name])
+            for name in params.non_pseudo_param_keys
+        },
+    }
+    groups = defn.t.parameter_groups_section()
+    if groups:
+        result["ParameterGroups"] = groups
+    result["Environment"] = env.user_env_as_dict()
+    return result

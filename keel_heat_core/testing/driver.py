@@ -135,6 +135,7 @@ class ResourceDriver:
         )
         before_props = before.properties(res.properties_schema, res.context)
         after_props = after.properties(res.properties_schema, res.context)
+        res.translate_properties(before_props, ignore_resolve_error=True)
         res.translate_properties(after_props)
         try:
             if not res._needs_update(
@@ -151,7 +152,10 @@ class ResourceDriver:
         except exception.UpdateReplace:
             res.action, res.status = res.UPDATE, res.COMPLETE
             return REPLACE
+        # As the engine does once the update is done: the resource now
+        # reads the new properties.
         res.t = after
+        res.properties = after_props
         return UPDATED
 
     def signal(self, res: Resource, details: Any = None) -> Any:

@@ -109,8 +109,21 @@ class FakeHeatPlugin(FakeClientPlugin):
         return False
 
 
+class FakeNovaPlugin(FakeClientPlugin):
+    """The ``nova`` plugin's server lookup: servers are ids in a set."""
+
+    def __init__(self, context: Any) -> None:
+        super().__init__(context, not_found=(exception.EntityNotFound,))
+        self.servers: set[str] = set()
+
+    def get_server(self, server: str) -> dict[str, str]:
+        if server not in self.servers:
+            raise exception.EntityNotFound(entity="Server", name=server)
+        return {"id": server}
+
+
 def install_fake_clients(context: FakeContext) -> FakeKeystoneClient:
-    """Register fake ``keystone`` and ``heat`` plugins on ``context``."""
+    """Register fake ``keystone``, ``heat`` and ``nova`` plugins."""
     keystone = FakeKeystoneClient()
     context.clients.register(
         "keystone",
@@ -119,4 +132,5 @@ def install_fake_clients(context: FakeContext) -> FakeKeystoneClient:
         ),
     )
     context.clients.register("heat", FakeHeatPlugin(context))
+    context.clients.register("nova", FakeNovaPlugin(context))
     return keystone

@@ -240,9 +240,9 @@ class FakeEngineRPC:
         group: str,
         name: str,
         config: Any,
-        inputs: Any,
-        outputs: Any,
-        options: Any,
+        inputs: Any = None,
+        outputs: Any = None,
+        options: Any = None,
     ) -> dict[str, Any]:
         self._record("create_software_config", name=name, group=group)
         config_id = str(uuid.uuid4())
@@ -345,6 +345,49 @@ class FakeEngineRPC:
             if value is not None:
                 sd[key] = value
         return copy.deepcopy(sd)
+
+    def signal_software_deployment(
+        self, ctxt: Any, deployment_id: str, details: Any, updated_at: Any
+    ) -> str | None:
+        """Record a server's outputs as the engine does (``engine.md``)."""
+        self._record(
+            "signal_software_deployment",
+            deployment_id=deployment_id,
+            details=details,
+        )
+        sd = self.deployments[deployment_id]
+        if sd["status"] != "IN_PROGRESS":
+            return None
+        details = details or {}
+        values = dict(sd.get("output_values") or {})
+        status, reasons = None, {}
+        code = details.get("deploy_status_code")
+        reason = f"deployment {deployment_id} succeeded"
+        if code and str(code) != "0":
+            status = "FAILED"
+            reasons["deploy_status_code"] = (
+                f"Deployment exited with non-zero status code: {code}"
+            )
+            reason = f"deployment {deployment_id} failed ({code})"
+        config = self.configs.get(sd["config_id"], {})
+        for output in config.get("outputs") or []:
+            key = output["name"]
+            if key in details:
+                values[key] = details[key]
+                if output.get("error_output"):
+                    status = "FAILED"
+                    reasons[key] = details[key]
+                    reason = f"deployment {deployment_id} failed"
+        for key in ("deploy_stdout", "deploy_stderr", "deploy_status_code"):
+            values[key] = details.get(key)
+        if status == "FAILED":
+            status_reason = ", ".join(f"{k} : {v}" for k, v in reasons.items())
+        else:
+            status, status_reason = "COMPLETE", "Outputs received"
+        sd.update(
+            output_values=values, status=status, status_reason=status_reason
+        )
+        return reason
 
     def delete_software_deployment(
         self, ctxt: Any, deployment_id: str

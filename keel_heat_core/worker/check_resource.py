@@ -18,6 +18,7 @@ from typing import Any
 from keel_heat_core.convergence import sync_point
 from keel_heat_core.convergence.node import Node, cleanup_node, update_node
 from keel_heat_core.convergence.traversal import retrigger_key
+from keel_heat_core.exception import UpdateReplace
 from keel_heat_core.graph import Graph
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.node_data import (
@@ -32,7 +33,6 @@ from keel_heat_core.worker.lock import UpdateInProgress
 from keel_heat_core.worker.resource import (
     ConvergenceResource,
     ResourceActionFailed,
-    UpdateReplace,
 )
 
 LOG = logging.getLogger(__name__)
@@ -109,9 +109,10 @@ class CheckResource:
             return
         input_data = (data or {}).get("input_data") or {}
         cancel = self._register(stack.id)
+        rsrc = None
         try:
             if is_update:
-                self._update(ctxt, stack, row, input_data, cancel)
+                rsrc = self._update(ctxt, stack, row, input_data, cancel)
             else:
                 self._cleanup(stack, row, cancel)
         except _Replaced:
@@ -131,7 +132,7 @@ class CheckResource:
             return
         finally:
             self._unregister(stack.id, cancel)
-        self._propagate(ctxt, stack, graph, node, row)
+        self._propagate(ctxt, stack, graph, node, row, rsrc)
 
     # -- work -------------------------------------------------------------
 
@@ -145,10 +146,14 @@ class CheckResource:
         return deps.clock() + max(left, 0.0)
 
     def _resource(
-        self, row: r.ResourceRow, template_id: int, view: Any
+        self,
+        stack: r.StackRow,
+        row: r.ResourceRow,
+        template_id: int,
+        view: Any,
     ) -> ConvergenceResource | None:
         deps = self.deps
-        defs = deps.cache.definitions(deps.templates, template_id)
+        defs = deps.cache.definitions(deps.templates, template_id, stack)
         definition = defs.get(row.name)
         if definition is None:
             return None
@@ -158,7 +163,7 @@ class CheckResource:
             definition,
             props,
             deps.resources,
-            deps.plugins,
+            lambda d, rw, p: deps.plugins(d, rw, p, stack),
             deps.engine_id,
         )
 
@@ -169,11 +174,11 @@ class CheckResource:
         row: r.ResourceRow,
         input_data: dict[str, Any],
         cancel: threading.Event,
-    ) -> None:
+    ) -> ConvergenceResource | None:
         if stack.action == r.SUSPEND:
-            return
+            return None
         view = NodeDataView(node_data_by_name(input_data))
-        rsrc = self._resource(row, stack.raw_template_id, view)
+        rsrc = self._resource(stack, row, stack.raw_template_id, view)
         assert rsrc is not None, "update node of a resource not in template"
         requires = [d.id for d in node_data_by_name(input_data).values()]
         deadline = self._deadline(stack)
@@ -182,11 +187,11 @@ class CheckResource:
             rsrc.create(
                 stack.raw_template_id, requires, deadline, cancel, interval
             )
-            return
+            return rsrc
         old = None
         if row.current_template_id is not None:
             old_defs = self.deps.cache.definitions(
-                self.deps.templates, row.current_template_id
+                self.deps.templates, row.current_template_id, stack
             )
             old = old_defs.get(row.name)
         try:
@@ -202,6 +207,7 @@ class CheckResource:
         except UpdateReplace:
             self._replace(ctxt, stack, rsrc, input_data, requires)
             raise _Replaced() from None
+        return rsrc
 
     def _replace(
         self,
@@ -243,7 +249,7 @@ class CheckResource:
         if row.current_template_id == stack.raw_template_id:
             return
         template_id = row.current_template_id or stack.raw_template_id
-        rsrc = self._resource(row, template_id, NodeDataView({}))
+        rsrc = self._resource(stack, row, template_id, NodeDataView({}))
         if rsrc is None:
             self.deps.resources.delete_resource(row.id)
             return
@@ -257,14 +263,24 @@ class CheckResource:
 
     # -- propagation ----------------------------------------------------------
 
-    def _node_data(self, row: r.ResourceRow) -> NodeData:
-        fresh = self.deps.resources.get_resource(row.id) or row
+    def _node_data(
+        self, row: r.ResourceRow, rsrc: ConvergenceResource | None
+    ) -> NodeData:
+        if rsrc is None:
+            fresh = self.deps.resources.get_resource(row.id) or row
+            reference = fresh.physical_id or fresh.name
+            attrs: dict[Any, Any] = {}
+        else:
+            fresh = rsrc.row
+            reference = rsrc.reference_id()
+            wanted = getattr(rsrc.definition, "referenced_attributes", None)
+            attrs = rsrc.attributes_for(wanted() if wanted else set())
         return NodeData(
             id=fresh.id,
             name=fresh.name,
             uuid=fresh.uuid,
-            reference_id=fresh.physical_id or fresh.name,
-            attrs={},
+            reference_id=reference,
+            attrs=attrs,
             action=fresh.action,
             status=fresh.status,
         )
@@ -276,9 +292,12 @@ class CheckResource:
         graph: Graph[Node],
         node: Node,
         row: r.ResourceRow,
+        rsrc: ConvergenceResource | None = None,
     ) -> None:
         deps = self.deps
-        data = self._node_data(row).as_dict() if node.is_update else None
+        data = None
+        if node.is_update:
+            data = self._node_data(row, rsrc).as_dict()
 
         def value_for(succ: Node) -> Any:
             if succ.is_update:

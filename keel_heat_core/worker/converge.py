@@ -89,7 +89,9 @@ def converge_stack(
 def _plan_and_start(
     deps: WorkerDeps, ctxt: Any, stack: r.StackRow, traversal: str
 ) -> None:
-    definitions = deps.cache.definitions(deps.templates, stack.raw_template_id)
+    definitions = deps.cache.definitions(
+        deps.templates, stack.raw_template_id, stack
+    )
     active = [
         row
         for row in deps.resources.get_resources(stack.id)

@@ -92,12 +92,14 @@ class TraversalCache:
                 self._graphs[key] = found
         return found
 
-    def definitions(self, templates: r.TemplateSource, tmpl_id: int) -> Any:
+    def definitions(
+        self, templates: r.TemplateSource, tmpl_id: int, stack: r.StackRow
+    ) -> Any:
         """Definitions of a stored template (templates are immutable)."""
         with self._lock:
             found = self._defs.get(tmpl_id)
         if found is None:
-            found = templates.definitions(tmpl_id)
+            found = templates.definitions(tmpl_id, stack)
             with self._lock:
                 if len(self._defs) >= self._size:
                     self._defs.pop(next(iter(self._defs)))
@@ -119,7 +121,7 @@ class WorkerDeps:
     resources: r.ResourceStore
     sync_points: SyncPointStore
     templates: TemplateStore
-    plugins: Callable[[Any, r.ResourceRow, dict[str, Any]], Any]
+    plugins: Callable[[Any, r.ResourceRow, dict[str, Any], r.StackRow], Any]
     caster: Caster
     liveness: Liveness
     notifier: Notifier = dataclasses.field(default_factory=_NoNotifier)

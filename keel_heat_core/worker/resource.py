@@ -11,7 +11,9 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from keel_heat_core.exception import UpdateReplace
 from keel_heat_core.model import rows as r
+from keel_heat_core.plugin_api import properties as props_mod
 from keel_heat_core.worker.action import (
     ActionCancelled,
     ActionTimeout,
@@ -21,10 +23,6 @@ from keel_heat_core.worker.lock import LockState, ResourceLock
 
 #: ``(definition, row, resolved properties) -> plugin object``
 PluginFactory = Callable[[Any, r.ResourceRow, dict[str, Any]], Any]
-
-
-class UpdateReplace(Exception):  # noqa: N818 - Heat's name
-    """The resource must be replaced rather than updated in place."""
 
 
 class ResourceActionFailed(Exception):
@@ -119,6 +117,9 @@ class ConvergenceResource:
             physical_id=self.row.physical_id,
         )
         write(values)
+        if hasattr(self.plugin, "status"):
+            self.plugin.action, self.plugin.status = action, status
+            self.plugin.status_reason = reason
         changed = (self.row.action, self.row.status) != (action, status)
         for key, value in values.items():
             setattr(self.row, key, value)
@@ -215,14 +216,7 @@ class ConvergenceResource:
         if self.needs_replace(old_type):
             raise UpdateReplace(self.name)
         new_requires = sorted(set(requires), reverse=True)
-        prop_diff = {
-            k: v
-            for k, v in self.properties.items()
-            if (old_properties or {}).get(k) != v
-        }
-        prop_diff.update(
-            dict.fromkeys(set(old_properties or {}) - set(self.properties))
-        )
+        prop_diff = self._prop_diff(old_properties)
         if not prop_diff:
             self.lock.respect(
                 {"current_template_id": template_id, "requires": new_requires}
@@ -231,10 +225,7 @@ class ConvergenceResource:
             self.row.requires = new_requires
             self.row.atomic_key = self.lock.state.atomic_key
             return False
-        allowed = set(getattr(self.plugin, "update_allowed_properties", ()))
-        if not hasattr(self.plugin, "handle_update") or not (
-            set(prop_diff) <= allowed
-        ):
+        if not hasattr(self.plugin, "handle_update"):
             raise UpdateReplace(self.name)
         done = {
             "current_template_id": template_id,
@@ -244,6 +235,69 @@ class ConvergenceResource:
         args: tuple[Any, ...] = (self.definition, {}, prop_diff)
         self._run(r.UPDATE, args, deadline, cancel, done, interval)
         return True
+
+    def _prop_diff(
+        self, old_properties: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        """Changed properties, checked against what may change in place.
+
+        A plugin_api Resource decides itself (immutable properties,
+        ``update_allowed``, ``needs_replace_with_prop_diff``); a bare
+        plugin object may change ``update_allowed_properties`` only.
+
+        :raises UpdateReplace: a change needs a replacement.
+        :raises ResourceActionFailed: a change is not allowed at all.
+        """
+        decide = getattr(self.plugin, "update_template_diff_properties", None)
+        if decide is not None:
+            before = props_mod.Properties(
+                self.plugin.properties_schema,
+                dict(old_properties or {}),
+                context=getattr(self.plugin, "context", None),
+                section="Properties",
+            )
+            try:
+                return dict(decide(self.plugin.properties, before))
+            except Exception as exc:
+                if _is_update_replace(exc):
+                    raise
+                self._set(
+                    self._acquire, r.UPDATE, r.IN_PROGRESS, "state changed"
+                )
+                text = failure_text(exc, self.name)
+                self._set(self._release, r.UPDATE, r.FAILED, text)
+                raise ResourceActionFailed(r.UPDATE, text) from exc
+        old = dict(old_properties or {})
+        diff = {k: v for k, v in self.properties.items() if old.get(k) != v}
+        diff.update(dict.fromkeys(set(old) - set(self.properties)))
+        allowed = set(getattr(self.plugin, "update_allowed_properties", ()))
+        if not set(diff) <= allowed:
+            raise UpdateReplace(self.name)
+        return diff
+
+    def attributes_for(self, names: set[Any]) -> dict[Any, Any]:
+        """Values of the attributes successors reference (None on error)."""
+        get = getattr(self.plugin, "FnGetAtt", None)
+        if get is None:
+            return {}
+        out: dict[Any, Any] = {}
+        for name in names:
+            attr = name[0] if isinstance(name, tuple) else name
+            try:
+                out[attr] = get(attr)
+            except Exception:  # an unresolvable attribute resolves to null
+                out[attr] = None
+        return out
+
+    def reference_id(self) -> str:
+        """``get_resource``/``Ref`` of this resource."""
+        get = getattr(self.plugin, "FnGetRefId", None)
+        if get is not None:
+            try:
+                return str(get())
+            except Exception:
+                return self.row.physical_id or self.name
+        return self.row.physical_id or self.name
 
     def delete(
         self,
@@ -256,6 +310,8 @@ class ConvergenceResource:
             self.store.delete_resource(self.row.id)
             return
         policy = getattr(self.definition, "deletion_policy", "Delete")
+        if callable(policy):
+            policy = policy()
         plugin = self.plugin if policy != "Retain" else object()
         real_plugin, self.plugin = self.plugin, plugin
         try:

@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from keel_heat_core import exception
-from keel_heat_core.template import environment, function, validation, versions
+from keel_heat_core.plugin_api import Resource
+from keel_heat_core.template import (
+    environment,
+    function,
+    provider,
+    validation,
+    versions,
+)
 from keel_heat_core.template import format as template_format
 from keel_heat_core.template import parameters as params_mod
 from keel_heat_core.template.parameter_groups import ParameterGroups
@@ -68,6 +75,8 @@ class Outcome:
     stack_status: str | None = None
     stack_status_reason: str | None = None
     resources: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: the validate-template body (template-validate runs only)
+    result: dict[str, Any] | None = None
 
 
 class RuntimeView:
@@ -124,6 +133,10 @@ class RuntimeView:
     def resource_action(self, name: str) -> str | None:
         rsrc = self.resources.get(name)
         return None if rsrc is None else str(rsrc.action)
+
+
+class TemplateResource:
+    """Stands for a resource implemented by a nested template."""
 
 
 class _StackProxy:
@@ -202,8 +215,17 @@ def _order(deps: dict[str, set[str]], kinds: dict[str, str]) -> list[str]:
 class StackDouble:
     """Create and show one stack from a vector's request."""
 
-    def __init__(self, vector: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        vector: dict[str, Any],
+        create: bool = True,
+        template_only: bool = False,
+    ) -> None:
+        """:param template_only: run ``POST /validate`` instead of a
+        create: parameter values and property values are not checked."""
         self.vector = vector
+        self.create = create and not template_only
+        self.strict = not template_only
         self.identity = Identity(vector.get("stack_name") or "vecstack")
 
     def run(self) -> Outcome:
@@ -215,6 +237,13 @@ class StackDouble:
             self._validate(doc, env_dict)
         except Exception as err:  # reported like Heat's API would
             return Outcome(False, "validate", type(err).__name__, str(err))
+        if not self.strict:
+            result = validation.template_validate_result(
+                self.defn, self.env, self.params
+            )
+            return Outcome(True, result=result)
+        if not self.create:
+            return Outcome(True)
         return self._create()
 
     def _validate(self, doc: dict[str, Any], env_dict: dict[str, Any]) -> None:
@@ -235,7 +264,7 @@ class StackDouble:
         validation.validate_stack(
             self.defn,
             validate_parameters=lambda: self.params.validate(
-                validate_value=True
+                validate_value=self.strict
             ),
             validate_parameter_groups=lambda: ParameterGroups(
                 self.tmpl
@@ -256,6 +285,13 @@ class StackDouble:
                 raise exception.StackValidationFailed(
                     message=str(err)
                 ) from err
+            if not isinstance(cls, type):
+                # A template resource: validated here, never created (the
+                # vectors record only the validation of nested stacks).
+                provider.validate_template_resource(
+                    self.env, rsrc.resource_type, rsrc.name, self.tmpl.files
+                )
+                cls = TemplateResource
             self.classes[rsrc.name] = cls
         return self.classes[rsrc.name]
 
@@ -274,9 +310,16 @@ class StackDouble:
         self, defn: StackDefinition, rsrc: ResourceDefinition
     ) -> None:
         cls = self._class_for(rsrc)
+        if cls is TemplateResource:
+            return
+        self.proxy.strict_validate = self.strict
         try:
             instance = cls(rsrc.name, rsrc, self.proxy)
-            instance.validate()
+            if self.strict:
+                instance.validate()
+            else:
+                # Heat validates only the resource template here.
+                Resource.validate(instance)
         except exception.StackValidationFailed as err:
             if not err.path or err.path[0] == defn.t.RESOURCES:
                 raise

@@ -100,10 +100,52 @@ class Result:
     ok: bool
     problems: list[str]
     deliberate: bool = False
+    #: the template-validate (``POST /validate``) comparison
+    validate_ok: bool = True
+    validate_problems: tuple[str, ...] = ()
+
+
+# api.md section 4.3: the engine errors heat-api answers with 400.
+STATUS_400 = frozenset(
+    {
+        "HTTPBadRequest",
+        "MissingCredentialError",
+        "Invalid",
+        "UserParameterMissing",
+        "UnknownUserParameter",
+        "InvalidTemplateVersion",
+        "InvalidTemplateSection",
+        "ImmutableParameterModified",
+        "InvalidTemplateReference",
+        "PhysicalResourceNameAmbiguity",
+        "PhysicalResourceIDAmbiguity",
+        "StackValidationFailed",
+        "InvalidSchemaError",
+        "ResourceTypeUnavailable",
+        "InvalidBreakPointHook",
+        "NotSupported",
+        "ResourceActionNotSupported",
+        "ResourcePropertyConflict",
+        "PropertyUnspecifiedError",
+        "RequestLimitExceeded",
+        "DownloadLimitExceeded",
+        "CircularDependencyException",
+    }
+)
+
+
+def http_status(error_type: str | None) -> int:
+    """The status heat-api gives an engine error (by class name)."""
+    return 400 if error_type in STATUS_400 else 500
 
 
 def _compare_error(expect: dict[str, Any], got: Outcome) -> list[str]:
     problems = []
+    if expect.get("http_status") != http_status(got.error_type):
+        problems.append(
+            f"http_status: {expect.get('http_status')} != "
+            f"{http_status(got.error_type)}"
+        )
     if expect.get("error_type") != got.error_type:
         problems.append(
             f"error_type: {expect.get('error_type')} != {got.error_type}"
@@ -174,18 +216,57 @@ def compare(vector: dict[str, Any], got: Outcome) -> list[str]:
     return problems
 
 
+def compare_validate(vector: dict[str, Any], got: Outcome) -> list[str]:
+    """Differences from the vector's ``validate_template`` record."""
+    expect = vector["expect"]["validate_template"]
+    if expect["valid"]:
+        if not got.valid:
+            return [f"validate: {got.error_type}: {got.error_message}"]
+        if got.result != expect["result"]:
+            return [
+                f"validate result:\n    expected {expect['result']!r}\n"
+                f"    got      {got.result!r}"
+            ]
+        return []
+    if got.valid:
+        return [f"validate: expected {expect['error_message']!r}"]
+    # heat-api answers a StackValidationFailed of POST /validate as 400
+    # HTTPBadRequest with the same text.
+    kind = got.error_type
+    if kind == "StackValidationFailed":
+        kind = "HTTPBadRequest"
+    problems = []
+    if kind != expect["error_type"]:
+        problems.append(
+            f"validate error_type: {expect['error_type']} != {kind}"
+        )
+    if not _same_message(expect["error_message"], got.error_message or ""):
+        problems.append(
+            f"validate error_message:\n    expected "
+            f"{expect['error_message']!r}\n    got      {got.error_message!r}"
+        )
+    return problems
+
+
 def run_vector(vector: dict[str, Any]) -> Result:
-    got = StackDouble(vector).run()
+    create = not vector["expect"].get("create_skipped")
+    got = StackDouble(vector, create=create).run()
+    checked = StackDouble(vector, template_only=True).run()
     vid = vector["id"]
     if vid in DELIBERATE:
+        heat_shaped = checked.valid or checked.error_type in STATUS_400
         return Result(
             vid,
             DELIBERATE[vid].check(got),
             [f"deliberate: {DELIBERATE[vid].reason}"],
             True,
+            validate_ok=heat_shaped,
         )
     problems = compare(vector, got)
-    return Result(vid, not problems, problems)
+    validate = compare_validate(vector, checked)
+    return Result(
+        vid, not problems, problems, False, not validate, tuple(validate)
+    )
 
 
 def run_all(prefix: str = "") -> list[Result]:
@@ -202,15 +283,18 @@ def main(argv: list[str]) -> int:
     passed = sum(r.ok for r in compared)
     deliberate_ok = sum(r.ok for r in results if r.deliberate)
     for r in results:
-        if not r.ok or (verbose and r.deliberate):
-            print(f"{'FAIL' if not r.ok else 'NOTE'} {r.vector_id}")
-            for p in r.problems:
+        if not r.ok or not r.validate_ok or (verbose and r.deliberate):
+            failed = not (r.ok and r.validate_ok)
+            print(f"{'FAIL' if failed else 'NOTE'} {r.vector_id}")
+            for p in [*r.problems, *r.validate_problems]:
                 print(f"    {p}")
     total = len(compared)
     rate = 100.0 * passed / total if total else 100.0
+    checked = sum(r.validate_ok for r in results)
     print(
-        f"{passed}/{total} vectors pass ({rate:.1f}%); "
-        f"{deliberate_ok}/{len(results) - total} deliberate differences hold"
+        f"create+show: {passed}/{total} vectors pass ({rate:.1f}%); "
+        f"{deliberate_ok}/{len(results) - total} deliberate differences "
+        f"hold; template-validate: {checked}/{len(results)} pass"
     )
     return 0
 

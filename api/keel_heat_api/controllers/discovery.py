@@ -5,12 +5,11 @@ from __future__ import annotations
 from importlib import metadata
 from typing import Any
 
-import oslo_messaging as messaging
-
 from keel_heat_api import errors
 from keel_heat_api.controllers.base import policy
 from keel_heat_api.params import extract_bool
 from keel_heat_api.request import ApiRequest
+from keel_heat_core.rpc.engine_base import messaging
 
 
 def _optional_bool(req: ApiRequest, name: str) -> bool:

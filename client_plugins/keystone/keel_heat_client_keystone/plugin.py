@@ -15,6 +15,7 @@ from keystoneauth1 import exceptions as ks_exc
 from openstack import connection
 from openstack import exceptions as sdk_exc
 
+from keel_heat_client_keystone.identity_api import IdentityAPI
 from keel_heat_client_keystone.lookup import IdentityLookup
 from keel_heat_core.plugin_api import ClientPlugin, exception
 
@@ -36,6 +37,10 @@ class KeystoneClientPlugin(ClientPlugin):
 
     def _lookup(self) -> IdentityLookup:
         return IdentityLookup(self.client().identity)
+
+    def identity_api(self) -> IdentityAPI:
+        """Keystone v3 as JSON calls (see :mod:`.identity_api`)."""
+        return IdentityAPI(self.client().identity)
 
     def is_not_found(self, ex: BaseException) -> bool:
         """Not-found errors of keystoneauth, openstacksdk and Heat."""

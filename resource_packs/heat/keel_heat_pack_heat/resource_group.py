@@ -395,17 +395,24 @@ class ResourceGroup(StackResource):
         )
         self._update_name_blacklist(self.properties)
         series = None
-        rolling = self.update_policy.get(self.ROLLING_UPDATE)
+        rolling = self._rolling_settings()
         if prop_diff and self.RESOURCE_DEF in prop_diff and rolling:
-            series = self._replace(
-                rolling[self.MIN_IN_SERVICE],
-                rolling[self.MAX_BATCH_SIZE],
-                rolling[self.PAUSE_TIME],
-            )
+            series = self._replace(*rolling)
         if series is None or not len(series):
             series = BatchSeries(self, self.stack.timeout_mins)
             series.add_change(self.child_template)
         return series
+
+    def _rolling_settings(self) -> tuple[int, int, float] | None:
+        """``(min_in_service, max_batch_size, pause_time)`` or None."""
+        rolling = self.update_policy.get(self.ROLLING_UPDATE)
+        if not rolling:
+            return None
+        return (
+            rolling[self.MIN_IN_SERVICE],
+            rolling[self.MAX_BATCH_SIZE],
+            rolling[self.PAUSE_TIME],
+        )
 
     def check_update_complete(self, cookie: Any = None) -> bool:
         return bool(cookie.step())

@@ -287,3 +287,54 @@ def test_select_and_cfn_functions() -> None:
     ) == {"key": "door", "colour": "green"}
     snippet = {"Fn::Replace": [{"$a": "X", "%b%": "Y"}, "$a is %b%"]}
     assert evaluate(snippet, "2013-05-23") == "X is Y"
+
+
+@pytest.mark.parametrize(
+    ("snippet", "message"),
+    [
+        (
+            {"repeat": {"template": "x", "for_each": {}}},
+            'The "for_each" argument to "repeat" must not be empty',
+        ),
+        (
+            {"repeat": {"template": "v=X", "for_each": {"X": [1]}}},
+            'The "for_each" argument to "repeat" may only hold strings '
+            "(found int 1)",
+        ),
+        (
+            {"digest": ["sha256", "h\u00e9llo \u2603"]},
+            "Value to \"digest\" must be Latin-1 text: '\u2603' can not be "
+            "encoded",
+        ),
+    ],
+)
+def test_clear_errors_where_heat_leaks(snippet: Any, message: str) -> None:
+    """Deliberate differences (docs/compat.md)."""
+    with pytest.raises((ValueError, TypeError)) as err:
+        evaluate(snippet)
+    assert str(err.value) == message
+
+
+def test_contains_number_in_string_is_false() -> None:
+    assert evaluate({"contains": [1, "a1"]}) is False
+
+
+def test_yaql_limits() -> None:
+    from keel_heat_core.template import yaql_function
+
+    snippet = {"yaql": {"expression": "range(300).select($).len()"}}
+    with pytest.raises(ValueError, match="Collection length exceeds 200"):
+        evaluate(snippet)
+    yaql_function.configure(limit_iterators=500)
+    try:
+        assert evaluate(snippet) == 300
+    finally:
+        yaql_function.configure()
+    assert evaluate(
+        {
+            "yaql": {
+                "expression": "$.data.l.select($ * 2)",
+                "data": {"l": [1, 2]},
+            }
+        }
+    ) == [2, 4]

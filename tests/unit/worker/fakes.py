@@ -173,7 +173,9 @@ class Templates:
         }
         return tid
 
-    def definitions(self, template_id: int) -> Mapping[str, Definition]:
+    def definitions(
+        self, template_id: int, stack: r.StackRow
+    ) -> Mapping[str, Definition]:
         return self.templates[template_id]
 
     def store_empty_like(self, template_id: int) -> int:
@@ -274,7 +276,9 @@ class Harness:
             resources=self.stores,
             sync_points=self.sync_points,
             templates=self.templates,
-            plugins=lambda d, row, props: TestResource(self.cloud, row, props),
+            plugins=lambda d, row, props, s: TestResource(
+                self.cloud, row, props
+            ),
             caster=self.bus,
             liveness=self.alive,
             poll_interval=0.0,

@@ -1,0 +1,15 @@
+# gunicorn serving the native Orchestration API:
+#   gunicorn -c /etc/keel-heat/gunicorn/keel-heat-api.conf.py \
+#       keel_heat_api.wsgi:application
+# The application reads /etc/keel-heat/keel-heat.conf (or
+# KEEL_HEAT_CONFIG_FILES), never gunicorn's command line.
+bind = ["0.0.0.0:8004"]
+workers = 2
+worker_class = "gthread"
+threads = 8
+# Build the application in each worker, after the fork (no preload): each
+# worker opens its own messaging and database connections.
+preload_app = False
+timeout = 120
+accesslog = "-"
+errorlog = "-"

@@ -1,0 +1,165 @@
+"""Resource definitions of a stored template, as the engine uses them.
+
+:class:`StoredTemplate` parses one ``raw_template`` row (template,
+environment, files) once; the engine caches it per template id. A
+traversal node resolves the definition of its resource against a
+:class:`~keel_heat_core.template.protocols.StackView` built from its
+predecessors' node data (never by reading other resource rows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from keel_heat_core.model.identifier import StackIdentifier
+from keel_heat_core.plugin_api import properties as props_mod
+from keel_heat_core.template import versions
+from keel_heat_core.template.environment import Environment
+from keel_heat_core.template.parameters import make_parameters
+from keel_heat_core.template.protocols import PendingStackView, StackView
+from keel_heat_core.template.stack_definition import StackDefinition
+
+
+class StoredTemplate(Mapping[str, "TemplateResource"]):
+    """A parsed stored template: ``{name: TemplateResource}``.
+
+    :param template: the parsed template document.
+    :param environment: the stored environment document.
+    :param files: the files map.
+    :param identifier: the stack identity (pseudo parameters).
+    """
+
+    def __init__(
+        self,
+        template: Mapping[str, Any],
+        environment: Mapping[str, Any] | None,
+        files: Mapping[str, Any] | None,
+        identifier: StackIdentifier | None = None,
+    ) -> None:
+        self.env = Environment(environment or {})
+        self.t = versions.load(template, files=files, env=self.env)
+        tmpl: Any = self.t
+        self.parameters = make_parameters(
+            tmpl, self.env.params, self.env.param_defaults, identifier
+        )
+        pending = StackDefinition(self.t, self.parameters, PendingStackView())
+        self._pending = pending
+        self._resources = {
+            name: TemplateResource(self, name, rdefn.resource_type)
+            for name, rdefn in pending.resource_definitions().items()
+        }
+
+    def __getitem__(self, name: str) -> TemplateResource:
+        return self._resources[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._resources)
+
+    def __len__(self) -> int:
+        return len(self._resources)
+
+    def stack_definition(self, view: StackView) -> StackDefinition:
+        """A definition of the stack whose functions read ``view``."""
+        return StackDefinition(self.t, self.parameters, view)
+
+    def dependency_names(self, name: str) -> list[str]:
+        """Names ``name`` depends on (explicit, then implicit)."""
+        rdefn = self._pending.resource_definitions()[name]
+        return list(dict.fromkeys(rdefn.dependencies(self._pending)))
+
+    def dep_attrs(self, name: str) -> set[Any]:
+        """Attributes of ``name`` that other resources or outputs use."""
+        found: set[Any] = set()
+        for rdefn in self._pending.resource_definitions().values():
+            found.update(rdefn.dep_attrs(name))
+        for output in self._pending.outputs().values():
+            found.update(output.dep_attrs(name))
+        return found
+
+
+class TemplateResource:
+    """One resource of a :class:`StoredTemplate` (engine ``Definition``)."""
+
+    def __init__(
+        self, stored: StoredTemplate, name: str, resource_type: str
+    ) -> None:
+        self.stored = stored
+        self.name = name
+        self.resource_type = resource_type
+
+    def dependency_names(self) -> list[str]:
+        return self.stored.dependency_names(self.name)
+
+    def bind(self, view: StackView) -> BoundDefinition:
+        """This definition with its functions reading ``view``."""
+        stack = self.stored.stack_definition(view)
+        return BoundDefinition(stack.resource_definitions()[self.name])
+
+    def resolve_properties(self, view: StackView) -> dict[str, Any]:
+        """Resolved property values (null elision applied)."""
+        return dict(self.bind(view).properties_data() or {})
+
+    def referenced_attributes(self) -> set[Any]:
+        """Attributes of this resource used elsewhere (for node data)."""
+        return self.stored.dep_attrs(self.name)
+
+    @property
+    def deletion_policy(self) -> str:
+        rdefn = self.stored._pending.resource_definitions()[self.name]
+        return str(rdefn.deletion_policy())
+
+
+class BoundDefinition:
+    """A template ResourceDefinition as plugin_api's Resource expects it
+    (``properties(schema, context)``, ``update_policy(schema, context)``).
+    """
+
+    def __init__(self, rdefn: Any) -> None:
+        self._rdefn = rdefn
+        self.name: str = rdefn.name
+        self.resource_type: str = rdefn.resource_type
+
+    def properties_data(self) -> Any:
+        return self._rdefn.properties_data()
+
+    def properties(self, schema: Mapping[str, Any], context: Any) -> Any:
+        return props_mod.Properties(
+            schema,
+            self._rdefn.properties_data() or {},
+            context=context,
+            section="Properties",
+        )
+
+    def update_policy(self, schema: Mapping[str, Any], context: Any) -> Any:
+        return props_mod.Properties(
+            schema,
+            self._rdefn.update_policy() or {},
+            context=context,
+            section="UpdatePolicy",
+        )
+
+    def metadata(self) -> Any:
+        return self._rdefn.metadata()
+
+    def deletion_policy(self) -> str:
+        return str(self._rdefn.deletion_policy())
+
+    def external_id(self) -> Any:
+        return self._rdefn.external_id()
+
+    def freeze(self) -> BoundDefinition:
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BoundDefinition):
+            return NotImplemented
+        return (
+            self.resource_type == other.resource_type
+            and self.properties_data() == other.properties_data()
+            and self.metadata() == other.metadata()
+            and self.deletion_policy() == other.deletion_policy()
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.resource_type))

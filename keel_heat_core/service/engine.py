@@ -1,0 +1,276 @@
+"""One engine process: its RPC servers and background work.
+
+:class:`EngineService` is what ``keel-heat-engine`` (one per cotyledon
+worker) and ``keel-heat-all`` run. It serves three targets (engine spec
+§5.1): topic ``engine`` (server ``[DEFAULT] host``, API 1.36), topic
+``engine_worker`` (server = engine id, 1.9) and
+``heat-engine-listener`` (server = engine id, 1.0), all on oslo.messaging's
+threading executor. Background threads write the ``service`` heartbeat
+row and re-drive stalled traversals (:mod:`keel_heat_core.worker.resume`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import socket
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import oslo_messaging
+from oslo_config import cfg
+
+from keel_heat_core.rpc.listener_client import TOPIC as LISTENER_TOPIC
+from keel_heat_core.rpc.listener_client import ListenerClient
+from keel_heat_core.rpc.worker_client import TOPIC as WORKER_TOPIC
+from keel_heat_core.rpc.worker_client import WorkerClient, serializer
+from keel_heat_core.service.worker_endpoint import (
+    ListenerEndpoint,
+    WorkerEndpoint,
+)
+from keel_heat_core.worker.check_resource import CheckResource
+from keel_heat_core.worker.deps import Caster, Liveness, WorkerDeps
+from keel_heat_core.worker.resume import Resumer
+
+LOG = logging.getLogger(__name__)
+
+ENGINE_TOPIC = "engine"
+ENGINE_VERSION = "1.36"
+
+
+class ServiceStore(Protocol):
+    """The ``service`` table (heartbeat rows)."""
+
+    def heartbeat(
+        self,
+        engine_id: str,
+        host: str,
+        hostname: str,
+        binary: str,
+        topic: str,
+        report_interval: int,
+    ) -> None:
+        """Insert the row the first time, then bump ``updated_at``."""
+
+    def soft_delete(self, engine_id: str) -> None:
+        """Mark this engine's row deleted (at shutdown)."""
+
+    def soft_delete_stale(
+        self, host: str, hostname: str, binary: str, older_than: int
+    ) -> None:
+        """Soft-delete rows of this host not updated for ``older_than`` s."""
+
+
+class EngineBackend(Protocol):
+    """Builds what an engine needs from the database and the plugins."""
+
+    def worker_deps(
+        self, engine_id: str, caster: Caster, liveness: Liveness
+    ) -> WorkerDeps:
+        """The worker's collaborators for this engine."""
+
+    def engine_endpoints(
+        self, deps: WorkerDeps, check: CheckResource
+    ) -> list[object]:
+        """Endpoints of topic ``engine`` (API 1.36)."""
+
+    def services(self) -> ServiceStore | None:
+        """The heartbeat store, if any."""
+
+
+def _default_backend(conf: cfg.ConfigOpts) -> EngineBackend:
+    try:
+        module = importlib.import_module("keel_heat_core.service.db_backend")
+    except ImportError as exc:
+        raise RuntimeError(
+            f"The engine's database backend is not available ({exc})"
+        ) from exc
+    backend: EngineBackend = module.DatabaseBackend(conf)
+    return backend
+
+
+def _default_transport(conf: cfg.ConfigOpts) -> oslo_messaging.Transport:
+    try:
+        shared = importlib.import_module("keel_heat_core.rpc.transport")
+    except ImportError:
+        return oslo_messaging.get_rpc_transport(conf)
+    transport: oslo_messaging.Transport = shared.get_transport(conf)
+    return transport
+
+
+def _opt(conf: cfg.ConfigOpts, name: str, default: Any) -> Any:
+    try:
+        value = getattr(conf, name)
+    except cfg.NoSuchOptError:
+        return default
+    return default if value is None else value
+
+
+class EngineService:
+    """The engine of one process.
+
+    :param conf: the service configuration.
+    :param engine_id: this process's engine id (a fresh uuid).
+    :param transport: an RPC transport (the shared one by default).
+    :param backend: stores and endpoints (the database by default).
+    :param resume_interval: seconds between resume passes (a stalled
+        unlocked node is re-cast after two quiet passes).
+    """
+
+    def __init__(
+        self,
+        conf: cfg.ConfigOpts,
+        engine_id: str,
+        transport: oslo_messaging.Transport | None = None,
+        backend: EngineBackend | None = None,
+        resume_interval: float | None = None,
+    ) -> None:
+        self.conf = conf
+        self.engine_id = engine_id
+        self._transport = transport
+        self._backend = backend
+        self._resume_interval = resume_interval
+        self._servers: list[oslo_messaging.MessageHandlingServer] = []
+        self._threads: list[threading.Thread] = []
+        self._stop = threading.Event()
+        self._stopped = threading.Event()
+        self.check: CheckResource | None = None
+        self.resumer: Resumer | None = None
+
+    @property
+    def host(self) -> str:
+        """``[DEFAULT] host``: the server name of topic ``engine``."""
+        return str(_opt(self.conf, "host", socket.gethostname()))
+
+    def start(self) -> None:
+        """Start serving and the background threads; return promptly."""
+        transport = self._transport or _default_transport(self.conf)
+        backend = self._backend or _default_backend(self.conf)
+        self._backend = backend
+        liveness = ListenerClient(
+            transport, _opt(self.conf, "engine_life_check_timeout", 2)
+        )
+        deps = backend.worker_deps(
+            self.engine_id, WorkerClient(transport), liveness
+        )
+        self.check = CheckResource(deps)
+        self.resumer = Resumer(deps)
+        # The listener first: other engines must see us alive before we
+        # take any lock.
+        self._serve(
+            transport,
+            LISTENER_TOPIC,
+            self.engine_id,
+            [ListenerEndpoint(self.check)],
+        )
+        self._serve(
+            transport,
+            WORKER_TOPIC,
+            self.engine_id,
+            [WorkerEndpoint(self.check)],
+        )
+        self._serve(
+            transport,
+            ENGINE_TOPIC,
+            self.host,
+            backend.engine_endpoints(deps, self.check),
+        )
+        self._start_thread("heartbeat", self._heartbeat_loop)
+        self._start_thread("resume", self._resume_loop)
+        LOG.info("Engine %s serving on host %s", self.engine_id, self.host)
+
+    def _serve(
+        self,
+        transport: oslo_messaging.Transport,
+        topic: str,
+        server: str,
+        endpoints: list[object],
+    ) -> None:
+        if not endpoints:
+            return
+        target = oslo_messaging.Target(topic=topic, server=server)
+        rpc_server = oslo_messaging.get_rpc_server(
+            transport,
+            target,
+            endpoints,
+            executor="threading",
+            serializer=serializer(),
+            access_policy=oslo_messaging.DefaultRPCAccessPolicy,
+        )
+        rpc_server.start()
+        self._servers.append(rpc_server)
+
+    def _start_thread(self, name: str, loop: Callable[[], None]) -> None:
+        thread = threading.Thread(
+            target=loop, name=f"keel-heat-{name}-{self.engine_id}", daemon=True
+        )
+        thread.start()
+        self._threads.append(thread)
+
+    def _heartbeat_loop(self) -> None:
+        assert self._backend is not None
+        store = self._backend.services()
+        if store is None:
+            return
+        interval = int(_opt(self.conf, "periodic_interval", 60))
+        hostname = socket.gethostname()
+        try:
+            store.soft_delete_stale(
+                self.host, hostname, "heat-engine", 3 * interval
+            )
+        except Exception:
+            LOG.exception("Cleaning stale service rows failed")
+        while not self._stop.is_set():
+            try:
+                store.heartbeat(
+                    self.engine_id,
+                    self.host,
+                    hostname,
+                    "heat-engine",
+                    ENGINE_TOPIC,
+                    interval,
+                )
+            except Exception:
+                LOG.exception("Service heartbeat failed")
+            self._stop.wait(interval)
+
+    def _resume_loop(self) -> None:
+        interval = float(
+            self._resume_interval
+            if self._resume_interval is not None
+            else _opt(self.conf, "periodic_interval", 60)
+        )
+        while not self._stop.wait(interval):
+            try:
+                assert self.resumer is not None
+                self.resumer.run_once()
+            except Exception:
+                LOG.exception("Resume pass failed")
+
+    def stop(self) -> None:
+        """Stop taking work, let running handlers finish."""
+        self._stop.set()
+        for server in self._servers:
+            server.stop()
+        for server in self._servers:
+            server.wait()
+        for thread in self._threads:
+            thread.join(timeout=5)
+        if self._backend is not None:
+            store = self._backend.services()
+            if store is not None:
+                try:
+                    store.soft_delete(self.engine_id)
+                except Exception:
+                    LOG.exception("Soft-deleting the service row failed")
+        self._servers.clear()
+        self._stopped.set()
+
+    def wait(self) -> None:
+        """Block until :meth:`stop` finished."""
+        self._stopped.wait()
+
+    def reload(self) -> None:
+        """SIGHUP: nothing engine-specific to re-read yet."""
+        LOG.info("Engine %s reloaded its configuration", self.engine_id)
