@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -51,9 +52,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def _stop_on_sigterm(signum: int, frame: object) -> None:
+    # Unwinding runs the deployment's teardown (processes, vhost, DB).
+    raise SystemExit(128 + signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the harness; return 1 when a test failed (unless allowed)."""
     args = parse_args(argv)
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="keel-conf-"))
     opts = Options(
         workdir=workdir.resolve(),
