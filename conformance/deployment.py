@@ -31,6 +31,7 @@ from conformance import backing, heat_conf
 from conformance.processes import (
     ServerProcess,
     gunicorn_command,
+    last_error,
     listen,
     tail,
 )
@@ -231,7 +232,7 @@ def _probe(deployment: Deployment, engine: ServerProcess) -> None:
             )
             return
         try:
-            resp = sess.get(url, raise_exc=False, timeout=30)
+            resp = sess.get(url, raise_exc=False, timeout=READY_TIMEOUT)
             if resp.status_code == 200:
                 deployment.ready = True
                 return
@@ -239,9 +240,11 @@ def _probe(deployment: Deployment, engine: ServerProcess) -> None:
         except Exception as exc:  # keystoneauth raises many kinds
             last = f"{type(exc).__name__}: {exc}"
         time.sleep(2)
+    engine_error = last_error(engine.log)
     deployment.problem(
         f"GET /v1/<project>/stacks as demo did not answer 200 within "
         f"{READY_TIMEOUT:.0f}s: {last}"
+        + (f"; last engine error: {engine_error}" if engine_error else "")
     )
 
 

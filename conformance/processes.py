@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -17,9 +18,16 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from conformance.results import exception_line
 from keel_heat_core.testing.keystone_server import listen
 
-__all__ = ["ServerProcess", "gunicorn_command", "listen", "tail"]
+__all__ = [
+    "ServerProcess",
+    "gunicorn_command",
+    "last_error",
+    "listen",
+    "tail",
+]
 
 
 def tail(path: Path, size: int = 2500) -> str:
@@ -27,6 +35,39 @@ def tail(path: Path, size: int = 2500) -> str:
     if not path.exists():
         return ""
     return path.read_text(errors="replace")[-size:]
+
+
+_LOG_PREFIX = re.compile(
+    r"^(?P<record>\S+ \S+ \d+) (?P<level>[A-Z]+) (?P<logger>\S+)"
+    r"(?: \[[^\]]*\])? ?"
+)
+
+
+def last_error(path: Path, size: int = 200_000) -> str:
+    """Return the last error an oslo.log file reports, as one line.
+
+    ERROR records are collected (their logger prefix removed); a logged
+    traceback gives the exception line it ends with.
+
+    :param path: the log file.
+    :param size: how much of the file's end to read.
+    :returns: the error, or ``""`` when the log has none.
+    """
+    blocks: list[list[str]] = []
+    previous = ""
+    for line in tail(path, size).splitlines():
+        match = _LOG_PREFIX.match(line)
+        if not match or match["level"] not in ("ERROR", "CRITICAL"):
+            previous = ""
+            continue
+        key = f"{match['record']} {match['logger']}"
+        if key != previous:
+            blocks.append([])
+            previous = key
+        blocks[-1].append(line[match.end() :])
+    if not blocks:
+        return ""
+    return exception_line("\n".join(blocks[-1]))
 
 
 class ServerProcess:

@@ -17,6 +17,10 @@ PASSED = "passed"
 FAILED = "failed"
 SKIPPED = "skipped"
 
+#: Test ids listed under each failure cause in the summary (all of them
+#: are in ``tests.tsv``).
+SHOWN_PER_CAUSE = 12
+
 _UUID = re.compile(
     r"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}",
     re.IGNORECASE,
@@ -152,7 +156,13 @@ class Report:
         for cause, rows in ranked:
             out.append(f"  [{len(rows)}] {cause}")
             if status == FAILED:
-                out.extend(f"        {o.suite}: {o.test_id}" for o in rows)
+                out.extend(
+                    f"        {o.suite}: {o.test_id}"
+                    for o in rows[:SHOWN_PER_CAUSE]
+                )
+                if len(rows) > SHOWN_PER_CAUSE:
+                    more = len(rows) - SHOWN_PER_CAUSE
+                    out.append(f"        ... and {more} more (tests.tsv)")
         out.append("")
         return out
 

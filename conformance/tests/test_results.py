@@ -94,3 +94,13 @@ def test_report_writes_summary_and_every_test(tmp_path: Path) -> None:
     assert (tmp_path / "tests.tsv").read_text() == (
         "gophercloud\tfailed\tTestX\t401\n"
     )
+
+
+def test_big_groups_are_cut_in_the_summary() -> None:
+    report = Report()
+    report.add(not_run("api", [f"t{i}" for i in range(20)], "engine down"))
+    text = report.render()
+    assert "  [20] not run: engine down" in text
+    assert "        api: t11" in text
+    assert "        api: t12" not in text
+    assert "... and 8 more (tests.tsv)" in text
