@@ -3,17 +3,17 @@
 The ``[api]`` group is the API's own. The ``[DEFAULT]``/``[revision]``
 options the API reads (``max_json_body_size``, ``max_template_size``,
 ``template_fetch_timeout``, ``max_nested_stack_depth``, ``debug``,
-``heat_revision``) belong to ``keel_heat_core.conf``; until that package
-registers them, :func:`register_opts` registers the fallbacks below, with
-Heat's names and defaults.
+``heat_revision``) belong to ``keel_heat_core.conf``; the fallbacks below
+(Heat's names and defaults) are registered only where it has none.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 
 from oslo_config import cfg
+
+from keel_heat_core import conf as core_conf
 
 API_GROUP = "api"
 
@@ -105,10 +105,7 @@ def _register_middleware_opts(conf: cfg.ConfigOpts) -> None:
 
 def register_opts(conf: cfg.ConfigOpts) -> None:
     """Register the API's options and any core option still missing."""
-    core_conf = importlib.import_module("keel_heat_core.conf")
-    register_core = getattr(core_conf, "register_opts", None)
-    if register_core is not None:
-        register_core(conf)
+    core_conf.register_opts(conf)
     conf.register_opts(api_opts, group=API_GROUP)
     _register_missing(conf, fallback_default_opts, None)
     _register_middleware_opts(conf)

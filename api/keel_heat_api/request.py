@@ -80,7 +80,14 @@ class ApiRequest:
         if self._body_parsed:
             return self._body
         limit = self.conf.max_json_body_size
-        length = self.req.content_length or 0
+        length = self.req.content_length
+        if length is None and self.req.method in ("POST", "PUT", "PATCH"):
+            # A chunked body has no length: read at most one byte more.
+            data = self.req.body_file_raw.read(limit + 1)
+            length = len(data)
+            if length <= limit:
+                self.req.body = data
+        length = length or 0
         if length > limit:
             raise RequestLimitExceeded(
                 f"JSON body size ({length} bytes) exceeds maximum allowed "

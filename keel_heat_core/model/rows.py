@@ -75,6 +75,10 @@ class StackRow:
     tenant: str | None = None
     user_creds_id: int | None = None
     nested_depth: int = 0
+    stack_user_project_id: str | None = None
+    parent_resource_name: str | None = None
+    username: str | None = None
+    convergence: bool = True
     created_at: datetime.datetime | None = None
     updated_at: datetime.datetime | None = None
     deleted_at: datetime.datetime | None = None

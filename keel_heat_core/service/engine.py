@@ -136,6 +136,8 @@ class EngineService:
         self._stop = threading.Event()
         self._stopped = threading.Event()
         self.check: CheckResource | None = None
+        #: the topic ``engine`` endpoints (also callable in-process)
+        self.engine_endpoints: list[object] = []
         self.resumer: Resumer | None = None
 
     @property
@@ -170,12 +172,8 @@ class EngineService:
             self.engine_id,
             [WorkerEndpoint(self.check)],
         )
-        self._serve(
-            transport,
-            ENGINE_TOPIC,
-            self.host,
-            backend.engine_endpoints(deps, self.check),
-        )
+        self.engine_endpoints = backend.engine_endpoints(deps, self.check)
+        self._serve(transport, ENGINE_TOPIC, self.host, self.engine_endpoints)
         self._start_thread("heartbeat", self._heartbeat_loop)
         self._start_thread("resume", self._resume_loop)
         LOG.info("Engine %s serving on host %s", self.engine_id, self.host)

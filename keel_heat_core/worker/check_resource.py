@@ -104,6 +104,9 @@ class CheckResource:
         node = Node(resource_id, is_update)
         if node not in graph and row.replaces is not None:
             node = Node(row.replaces, is_update)  # impersonate the original
+        if node not in graph:
+            LOG.warning("Node %s is not in traversal %s", node, stack.id)
+            return
         if stack_state.timed_out(deps, stack):
             self._failed(ctxt, stack, current_traversal, node, "Timed out")
             return
@@ -342,10 +345,27 @@ class CheckResource:
             node_type=node.node_type,
         )
 
+    def _stack_with_graph(
+        self, stack_id: str, attempts: int = 50
+    ) -> r.StackRow | None:
+        """The stack once its current traversal's graph is stored.
+
+        A new traversal stores its graph just after its id; wait a little
+        for it (resume covers the rest).
+        """
+        for _ in range(attempts):
+            stack = self.deps.stacks.get_stack(stack_id)
+            if stack is None or not stack.current_traversal:
+                return None
+            if stack.current_deps:
+                return stack
+            self.deps.sleep(0.1)
+        return None
+
     def _retrigger_latest(self, ctxt: Any, stack_id: str, row_id: int) -> None:
         """Re-enter the row into whatever traversal is now current."""
-        stack = self.deps.stacks.get_stack(stack_id)
-        if stack is None or not stack.current_traversal:
+        stack = self._stack_with_graph(stack_id)
+        if stack is None:
             return
         graph = self.deps.cache.graph(stack)
         key = retrigger_key(graph, row_id)
@@ -381,9 +401,12 @@ class CheckResource:
 
     def _stale(self, ctxt: Any, row: r.ResourceRow, stack: r.StackRow) -> None:
         """A message of a superseded traversal (§3.4 step 3)."""
-        if row.replaces is None or not stack.current_traversal:
+        if row.replaces is None:
             return
-        graph = self.deps.cache.graph(stack)
+        latest = self._stack_with_graph(stack.id)
+        if latest is None:
+            return
+        graph = self.deps.cache.graph(latest)
         if update_node(row.id) in graph or cleanup_node(row.id) in graph:
             return
         self.deps.resources.update_resource(row.id, {"action": r.DELETE})

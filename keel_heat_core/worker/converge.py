@@ -73,7 +73,11 @@ def converge_stack(
         values["raw_template_id"] = template_id
     if action not in (r.CREATE, r.ADOPT):
         values["updated_at"] = deps.now()
-    values.update(action=action, current_traversal=traversal)
+    # Never pair the new traversal id with the old graph: readers between
+    # this write and the graph's see no graph and wait for it.
+    values.update(
+        action=action, current_traversal=traversal, current_deps=None
+    )
     stack.action = action
     reason = f"Stack {action} started"
     if not stack_state.set_state(

@@ -86,6 +86,8 @@ class TraversalCache:
             found = self._graphs.get(key)
         if found is None:
             found = graph_from_deps(stack.current_deps)
+            if not stack.current_deps:
+                return found  # not stored yet: do not remember it
             with self._lock:
                 if len(self._graphs) >= self._size:
                     self._graphs.pop(next(iter(self._graphs)))

@@ -232,7 +232,9 @@ class ConvergenceResource:
             "requires": new_requires,
             "properties": self.properties,
         }
-        args: tuple[Any, ...] = (self.definition, {}, prop_diff)
+        # plugin_api Resources get the definition they were built with
+        after = getattr(self.plugin, "t", self.definition)
+        args: tuple[Any, ...] = (after, {}, prop_diff)
         self._run(r.UPDATE, args, deadline, cancel, done, interval)
         return True
 

@@ -77,9 +77,11 @@ def mark_complete(
 ) -> bool:
     """The traversal finished: ``<ACTION>_COMPLETE`` and clean up."""
     reason = f"Stack {stack.action} completed successfully"
+    # Purge first, so that nobody sees the stack COMPLETE with rows the
+    # traversal deleted still in place (Heat purges just after).
+    purge_deleted_rows(deps, stack.id)
     if not set_state(deps, ctxt, stack, traversal, r.COMPLETE, reason):
         return False
-    purge_deleted_rows(deps, stack.id)
     values: dict[str, Any] = {"prev_raw_template_id": None}
     if stack.action == r.DELETE:
         values["deleted_at"] = deps.now()

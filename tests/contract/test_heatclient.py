@@ -35,7 +35,7 @@ class _Quiet(WSGIRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def heat() -> Iterator[Any]:
     harness = Harness()
     server = make_server(
@@ -54,7 +54,7 @@ def heat() -> Iterator[Any]:
         harness.stop()
 
 
-def test_create_show_list(heat: Any) -> None:
+def _create_show_list(heat: Any) -> None:
     created = heat.stacks.create(
         stack_name="hc", template=TEMPLATE, parameters={"p": "x"}, tags="a,b"
     )
@@ -67,7 +67,7 @@ def test_create_show_list(heat: Any) -> None:
     assert [s.stack_name for s in heat.stacks.list()] == ["hc"]
 
 
-def test_resources_events_outputs(heat: Any) -> None:
+def _resources_events_outputs(heat: Any) -> None:
     resources = heat.resources.list("hc")
     assert [r.resource_name for r in resources] == ["r"]
     events = heat.events.list("hc", sort_dir="asc")
@@ -76,7 +76,7 @@ def test_resources_events_outputs(heat: Any) -> None:
     assert heat.stacks.template("hc")["outputs"]["o"]["value"] == "v"
 
 
-def test_update_and_actions(heat: Any) -> None:
+def _update_and_actions(heat: Any) -> None:
     stack = heat.stacks.get("hc")
     heat.stacks.update(stack.id, existing=True, parameters={"p": "y"})
     assert heat.stacks.get("hc").parameters["p"] == "y"
@@ -84,7 +84,7 @@ def test_update_and_actions(heat: Any) -> None:
     assert heat.stacks.get("hc").stack_status == "SUSPEND_COMPLETE"
 
 
-def test_errors_are_decoded(heat: Any) -> None:
+def _errors_are_decoded(heat: Any) -> None:
     with pytest.raises(heat_exc.HTTPNotFound) as info:
         heat.stacks.get("missing")
     assert "The Stack (missing) could not be found." in str(info.value)
@@ -92,7 +92,7 @@ def test_errors_are_decoded(heat: Any) -> None:
         heat.stacks.create(stack_name="hc", template=TEMPLATE)
 
 
-def test_validate_and_discovery(heat: Any) -> None:
+def _validate_and_discovery(heat: Any) -> None:
     result = heat.stacks.validate(template=TEMPLATE)
     assert result["Parameters"]["p"]["Type"] == "String"
     versions = [v.version for v in heat.template_versions.list()]
@@ -100,7 +100,18 @@ def test_validate_and_discovery(heat: Any) -> None:
     assert heat.build_info.build_info()["engine"]["revision"]
 
 
-def test_delete(heat: Any) -> None:
+def _delete(heat: Any) -> None:
     heat.stacks.delete("hc")
     with pytest.raises(heat_exc.HTTPNotFound):
         heat.stacks.get("hc")
+
+
+def test_heatclient_session(heat: Any) -> None:
+    """One session, in order: the steps build on each other (and xdist
+    must not split them across processes)."""
+    _create_show_list(heat)
+    _resources_events_outputs(heat)
+    _update_and_actions(heat)
+    _errors_are_decoded(heat)
+    _validate_and_discovery(heat)
+    _delete(heat)

@@ -135,3 +135,16 @@ def test_cors_preflight() -> None:
         )
     finally:
         h.stop()
+
+
+def test_body_limit_without_content_length(harness: Harness) -> None:
+    import io
+
+    req = webob.Request.blank("/v1/embedded/stacks", method="POST")
+    req.content_type = "application/json"
+    req.body_file_raw = io.BytesIO(b'{"stack_name": "' + b"x" * 300 + b'"}')
+    req.environ.pop("CONTENT_LENGTH", None)
+    req.environ["wsgi.input_terminated"] = True
+    resp = req.get_response(harness.app)
+    assert resp.status_int == 400
+    assert resp.json["error"]["type"] == "RequestLimitExceeded"

@@ -8,8 +8,8 @@ import sys
 
 from oslo_config import cfg
 
-from keel_heat_api.context import ApiRequestContext
 from keel_heat_core import policies
+from keel_heat_core.context import RequestContext as ApiRequestContext
 from keel_heat_core.policies.enforcer import Enforcer, PolicyDenied
 
 READER = "role:reader and project_id:%(project_id)s"
@@ -75,7 +75,8 @@ def test_resource_types_and_wildcards() -> None:
     enf.enforce_resource_type(member, "OS::Heat::None")
     for name, denied in (
         ("OS::Nova::Flavor", "resource_types:OS::Nova::Flavor"),
-        ("OS::Keystone::Project", "OS::Keystone::Project"),
+        # A type no pack registers: only the wildcard denies it.
+        ("OS::Keystone::NoSuchType", "OS::Keystone::NoSuchType"),
     ):
         try:
             enf.enforce_resource_type(member, name)
@@ -83,7 +84,7 @@ def test_resource_types_and_wildcards() -> None:
             assert err.action == denied
         else:
             raise AssertionError(name + " allowed")
-    enf.enforce_resource_type(_ctx(["admin"]), "OS::Keystone::Project")
+    enf.enforce_resource_type(_ctx(["admin"]), "OS::Keystone::NoSuchType")
 
 
 def test_sample_generator_works() -> None:

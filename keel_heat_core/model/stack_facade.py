@@ -1,0 +1,102 @@
+"""The stack as a resource plugin sees it (``plugin_api.runtime``'s
+``StackFacade``), built from a stack row and its stored template."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from keel_heat_core.model import rows as r
+from keel_heat_core.model.definitions import StoredTemplate
+from keel_heat_core.model.identifier import StackIdentifier
+
+
+class _NoClients:
+    """Engine-internal types need no service client."""
+
+    def client(self, name: str | None, version: Any = None) -> Any:
+        raise RuntimeError(f"No client plugin {name!r} is available")
+
+    def client_plugin(self, name: str | None) -> Any:
+        raise RuntimeError(f"No client plugin {name!r} is available")
+
+
+class EngineStackFacade:
+    """A stack for plugins: identity, template, parameters, clients.
+
+    :param row: the stack row.
+    :param stored: its parsed template.
+    :param context: the request context the traversal runs with.
+    :param clients: the client-plugin factory (none by default).
+    :param rpc: an engine RPC client (nested stacks), if any.
+    :param stacks: the stack store (``child_stack_status``).
+    """
+
+    strict_validate = True
+    max_nested_stack_depth = 5
+
+    def __init__(
+        self,
+        row: r.StackRow,
+        stored: StoredTemplate,
+        context: Any = None,
+        clients: Any = None,
+        rpc: Any = None,
+        stacks: r.StackStore | None = None,
+    ) -> None:
+        self._row = row
+        self._stored = stored
+        self._rpc = rpc
+        self._stacks = stacks
+        self.context = context
+        self.clients = (
+            clients or getattr(context, "clients", None) or (_NoClients())
+        )
+        self.id = row.id
+        self.name = row.name
+        self.t = stored.t
+        self.env = stored.env
+        self.parameters = stored.parameters
+        self.timeout_mins = row.timeout
+        self.stack_user_project_id = row.stack_user_project_id
+        self.user_creds_id = row.user_creds_id
+        self.nested_depth = row.nested_depth
+        self.parent_resource_name = row.parent_resource_name
+        self.action = row.action
+        self.status = row.status
+
+    def identifier(self) -> StackIdentifier:
+        return StackIdentifier(self._row.tenant or "", self.name, self.id)
+
+    def timeout_secs(self) -> int | None:
+        return None if self.timeout_mins is None else self.timeout_mins * 60
+
+    def rpc_client(self) -> Any:
+        return self._rpc
+
+    def resource_get(self, name: str) -> Any:
+        return None
+
+    def resource_by_refid(self, refid: str) -> Any:
+        return None
+
+    def child_stack_status(
+        self, stack_id: str
+    ) -> tuple[str, str, str, Any] | None:
+        if self._stacks is None:
+            return None
+        child = self._stacks.get_stack(stack_id)
+        if child is None:
+            return None
+        return (
+            child.action,
+            child.status,
+            child.status_reason,
+            child.updated_at,
+        )
+
+    def child_environment(
+        self, user_params: Any, child_resource_name: str
+    ) -> dict[str, Any]:
+        env = self._stored.env.user_env_as_dict()
+        env["parameters"] = dict(user_params or {})
+        return env

@@ -1,0 +1,76 @@
+"""The engine's collaborators built from the database and the plugins."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oslo_config import cfg
+
+from keel_heat_core.db.database import Database
+from keel_heat_core.service import db_stores
+from keel_heat_core.service.plugin_factory import PluginFactory
+from keel_heat_core.worker.check_resource import CheckResource
+from keel_heat_core.worker.deps import Caster, Liveness, WorkerDeps
+
+
+def _opt(conf: cfg.ConfigOpts, name: str, default: Any) -> Any:
+    try:
+        value = getattr(conf, name)
+    except cfg.NoSuchOptError:
+        return default
+    return default if value is None else value
+
+
+class DatabaseBackend:
+    """:class:`~keel_heat_core.service.engine.EngineBackend` over the
+    database named by ``[database] connection``.
+
+    :param conf: the service configuration.
+    :param db: a database object to share (tests, embedded mode).
+    """
+
+    def __init__(
+        self, conf: cfg.ConfigOpts, db: Database | None = None
+    ) -> None:
+        self.conf = conf
+        if db is None:
+            db = Database(
+                conf.database.connection,
+                _opt(conf, "auth_encryption_key", None),
+            )
+        self.db = db
+        self.stacks = db_stores.DbStackStore(db)
+        self.resources = db_stores.DbResourceStore(
+            db, bool(_opt(conf, "encrypt_parameters_and_properties", False))
+        )
+        self.sync_points = db_stores.DbSyncPointStore(db)
+        self.templates = db_stores.DbTemplateStore(db)
+        self._services = db_stores.DbServiceStore(db)
+
+    def worker_deps(
+        self, engine_id: str, caster: Caster, liveness: Liveness
+    ) -> WorkerDeps:
+        return WorkerDeps(
+            engine_id=engine_id,
+            stacks=self.stacks,
+            resources=self.resources,
+            sync_points=self.sync_points,
+            templates=self.templates,
+            plugins=PluginFactory(self.db, self.stacks),
+            caster=caster,
+            liveness=liveness,
+            stack_action_timeout=int(
+                _opt(self.conf, "stack_action_timeout", 3600)
+            ),
+        )
+
+    def engine_endpoints(
+        self, deps: WorkerDeps, check: CheckResource
+    ) -> list[object]:
+        from keel_heat_core.service.engine_endpoint import EngineEndpoint
+        from keel_heat_core.service.stack_api import StackAPI
+
+        return [EngineEndpoint(StackAPI(self.conf, self.db, deps, check))]
+
+    def services(self) -> db_stores.DbServiceStore:
+        return self._services

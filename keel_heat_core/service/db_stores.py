@@ -1,0 +1,360 @@
+"""Adapters from the engine's store protocols to ``keel_heat_core.db``.
+
+The convergence and worker layers speak in :mod:`keel_heat_core.model.rows`
+and :mod:`keel_heat_core.convergence.store` terms; these classes map them
+onto the repositories (one module per table) with as few round trips as
+the repositories allow.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from keel_heat_core.convergence.node import node_from_key, node_key
+from keel_heat_core.convergence.store import SyncPointRow
+from keel_heat_core.db import event as event_repo
+from keel_heat_core.db import exceptions as db_exceptions
+from keel_heat_core.db import raw_template as template_repo
+from keel_heat_core.db import records, tuple_keys
+from keel_heat_core.db import resource as resource_repo
+from keel_heat_core.db import resource_properties_data as rpd_repo
+from keel_heat_core.db import service as service_repo
+from keel_heat_core.db import stack as stack_repo
+from keel_heat_core.db import sync_point as sync_repo
+from keel_heat_core.db.database import Database
+from keel_heat_core.db.scope import ADMIN
+from keel_heat_core.model import rows as r
+from keel_heat_core.model.definitions import StoredTemplate
+from keel_heat_core.model.identifier import StackIdentifier
+from keel_heat_core.worker.lock import LockState
+
+_STACK_FIELDS = {f.name for f in dataclasses.fields(r.StackRow)}
+
+
+def _utcnow() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+
+
+def stack_row(rec: records.StackRecord) -> r.StackRow:
+    """A stack record as the engine's row."""
+    return r.StackRow(
+        id=rec.id,
+        name=rec.name or "",
+        action=rec.action or "",
+        status=rec.status or "",
+        status_reason=rec.status_reason or "",
+        raw_template_id=rec.raw_template_id,
+        current_traversal=rec.current_traversal or "",
+        prev_raw_template_id=rec.prev_raw_template_id,
+        current_deps=rec.current_deps or None,
+        disable_rollback=bool(rec.disable_rollback),
+        timeout=rec.timeout,
+        owner_id=rec.owner_id,
+        tenant=rec.tenant,
+        user_creds_id=rec.user_creds_id,
+        nested_depth=rec.nested_depth or 0,
+        stack_user_project_id=rec.stack_user_project_id,
+        parent_resource_name=rec.parent_resource_name,
+        username=rec.username,
+        convergence=bool(rec.convergence),
+        created_at=rec.created_at,
+        updated_at=rec.updated_at,
+        deleted_at=rec.deleted_at,
+    )
+
+
+class DbStackStore:
+    """:class:`~keel_heat_core.model.rows.StackStore` over the database."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def get_stack(self, stack_id: str) -> r.StackRow | None:
+        rec = stack_repo.get(self.db, stack_id)
+        return None if rec is None else stack_row(rec)
+
+    def list_in_progress(self) -> list[r.StackRow]:
+        recs = stack_repo.list_stacks(
+            self.db,
+            ADMIN,
+            filters={"status": "IN_PROGRESS", "convergence": True},
+            show_nested=True,
+        )
+        return [stack_row(rec) for rec in recs]
+
+    def update_stack(
+        self,
+        stack_id: str,
+        expected_traversal: str,
+        values: Mapping[str, Any],
+    ) -> bool:
+        unknown = set(values) - _STACK_FIELDS
+        if unknown:
+            raise ValueError(f"unknown stack fields {sorted(unknown)}")
+        try:
+            return stack_repo.update(
+                self.db, stack_id, dict(values), exp_trvsl=expected_traversal
+            )
+        except db_exceptions.NotFound:
+            return False
+
+
+def resource_row(rec: records.ResourceRecord) -> r.ResourceRow:
+    """A resource record as the engine's row."""
+    return r.ResourceRow(
+        id=rec.id,
+        name=rec.name or "",
+        stack_id=rec.stack_id,
+        action=rec.action or r.INIT,
+        status=rec.status or r.COMPLETE,
+        status_reason=rec.status_reason or "",
+        physical_id=rec.nova_instance,
+        engine_id=rec.engine_id,
+        atomic_key=rec.atomic_key,
+        current_template_id=rec.current_template_id,
+        requires=list(rec.requires or []),
+        replaces=rec.replaces,
+        replaced_by=rec.replaced_by,
+        uuid=rec.uuid or "",
+        root_stack_id=rec.root_stack_id,
+        rsrc_metadata=rec.rsrc_metadata,
+        properties=rec.properties_data,
+        updated_at=rec.updated_at,
+        created_at=rec.created_at,
+    )
+
+
+class DbResourceStore:
+    """:class:`~keel_heat_core.model.rows.ResourceStore` over the database.
+
+    ``physical_id`` maps to ``nova_instance``; ``properties`` become a new
+    ``resource_properties_data`` row (as Heat, one per change).
+    """
+
+    def __init__(self, db: Database, encrypt_properties: bool = False) -> None:
+        self.db = db
+        self.encrypt_properties = encrypt_properties
+
+    def _columns(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        out = dict(values)
+        if "physical_id" in out:
+            out["nova_instance"] = out.pop("physical_id")
+        if "properties" in out:
+            data = out.pop("properties")
+            if data is not None:
+                rec = rpd_repo.create(self.db, data, self.encrypt_properties)
+                out["rsrc_prop_data_id"] = rec.id
+        if "status" in out:
+            out["updated_at"] = _utcnow()
+        return out
+
+    def get_resource(self, resource_id: int) -> r.ResourceRow | None:
+        rec = resource_repo.get(self.db, resource_id)
+        return None if rec is None else resource_row(rec)
+
+    def get_resources(self, stack_id: str) -> list[r.ResourceRow]:
+        return [
+            resource_row(rec)
+            for rec in resource_repo.get_all_by_stack(self.db, stack_id)
+        ]
+
+    def insert_resource(self, row: r.ResourceRow) -> int:
+        values = {
+            "uuid": row.uuid,
+            "name": row.name,
+            "stack_id": row.stack_id,
+            "action": row.action,
+            "status": row.status,
+            "status_reason": row.status_reason,
+            "physical_id": row.physical_id,
+            "current_template_id": row.current_template_id,
+            "requires": list(row.requires),
+            "needed_by": [],
+            "replaces": row.replaces,
+            "replaced_by": row.replaced_by,
+            "root_stack_id": row.root_stack_id,
+            "rsrc_metadata": row.rsrc_metadata,
+            "properties": row.properties,
+        }
+        return resource_repo.create(self.db, self._columns(values)).id
+
+    def update_resource(
+        self, resource_id: int, values: Mapping[str, Any]
+    ) -> None:
+        resource_repo.update_unconditional(
+            self.db, resource_id, self._columns(values)
+        )
+
+    def delete_resource(self, resource_id: int) -> None:
+        resource_repo.delete_resource(self.db, resource_id)
+
+    def add_event(self, event: r.EventRecord) -> None:
+        event_repo.create_many(self.db, [dataclasses.asdict(event)])
+
+    def cas_update(
+        self,
+        resource_id: int,
+        expected_engine_id: str | None,
+        expected_atomic_key: int | None,
+        values: Mapping[str, Any],
+    ) -> bool:
+        return resource_repo.update(
+            self.db,
+            resource_id,
+            self._columns(values),
+            expected_atomic_key,
+            expected_engine_id,
+        )
+
+    def read_lock(self, resource_id: int) -> LockState | None:
+        rec = resource_repo.get(self.db, resource_id)
+        if rec is None:
+            return None
+        return LockState(
+            rec.engine_id, rec.atomic_key, rec.current_template_id
+        )
+
+
+class DbSyncPointStore:
+    """:class:`~keel_heat_core.convergence.store.SyncPointStore` over the
+    database. The convergence layer keys ``input_data`` by ``tuple:``
+    strings and keeps values in their JSON form; the repository decodes
+    both, so this adapter re-encodes what it reads."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @staticmethod
+    def _row(rec: records.SyncPointRecord) -> SyncPointRow:
+        data = {
+            node_key(node_from_key(tuple_keys.encode_key(k)))
+            if isinstance(k, tuple)
+            else k: tuple_keys.encode(v)
+            for k, v in (rec.input_data or {}).items()
+        }
+        return SyncPointRow(
+            entity_id=rec.entity_id,
+            traversal_id=rec.traversal_id,
+            is_update=rec.is_update,
+            stack_id=rec.stack_id,
+            atomic_key=rec.atomic_key,
+            input_data=data,
+            extra_data=rec.extra_data,
+        )
+
+    def create_sync_points(
+        self,
+        stack_id: str,
+        traversal_id: str,
+        points: Iterable[tuple[str, bool]],
+    ) -> None:
+        for entity_id, is_update in points:
+            sync_repo.create(
+                self.db, entity_id, traversal_id, is_update, stack_id
+            )
+
+    def get_sync_point(
+        self, entity_id: str, traversal_id: str, is_update: bool
+    ) -> SyncPointRow | None:
+        rec = sync_repo.get(self.db, entity_id, traversal_id, is_update)
+        return None if rec is None else self._row(rec)
+
+    def update_sync_point(
+        self,
+        row: SyncPointRow,
+        input_data: dict[str, Any],
+        extra_data: dict[str, Any] | None,
+    ) -> bool:
+        return sync_repo.update_input_data(
+            self.db,
+            row.entity_id,
+            row.traversal_id,
+            row.is_update,
+            row.atomic_key,
+            input_data,
+            extra_data,
+        )
+
+    def list_sync_points(
+        self, stack_id: str, traversal_id: str
+    ) -> list[SyncPointRow]:
+        return [
+            self._row(rec)
+            for rec in sync_repo.list_by_traversal(
+                self.db, stack_id, traversal_id
+            )
+        ]
+
+    def delete_sync_points(self, stack_id: str, traversal_id: str) -> int:
+        return sync_repo.delete_all_by_stack_and_traversal(
+            self.db, stack_id, traversal_id
+        )
+
+
+class DbTemplateStore:
+    """Stored templates, parsed as :class:`StoredTemplate`."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def definitions(self, template_id: int, stack: r.StackRow) -> Any:
+        rec = template_repo.get(self.db, template_id)
+        ident = StackIdentifier(stack.tenant or "", stack.name, stack.id)
+        return StoredTemplate(rec.template, rec.environment, rec.files, ident)
+
+    def store_empty_like(self, template_id: int) -> int:
+        rec = template_repo.get(self.db, template_id)
+        tmpl = rec.template or {}
+        empty = {
+            k: v
+            for k, v in tmpl.items()
+            if k
+            in (
+                "heat_template_version",
+                "HeatTemplateFormatVersion",
+                "AWSTemplateFormatVersion",
+            )
+        }
+        return template_repo.create(
+            self.db, empty, rec.environment, files_id=rec.files_id
+        ).id
+
+
+class DbServiceStore:
+    """The ``service`` heartbeat rows."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def heartbeat(
+        self,
+        engine_id: str,
+        host: str,
+        hostname: str,
+        binary: str,
+        topic: str,
+        report_interval: int,
+    ) -> None:
+        service_repo.heartbeat(
+            self.db,
+            engine_id,
+            engine_id=engine_id,
+            host=host,
+            hostname=hostname,
+            binary=binary,
+            topic=topic,
+            report_interval=report_interval,
+        )
+
+    def soft_delete(self, engine_id: str) -> None:
+        with contextlib.suppress(db_exceptions.DBError):
+            service_repo.soft_delete(self.db, engine_id)
+
+    def soft_delete_stale(
+        self, host: str, hostname: str, binary: str, older_than: int
+    ) -> None:
+        service_repo.clean_stale(self.db)

@@ -1,0 +1,342 @@
+"""Topic ``engine``: Heat's engine API 1.36 (54 methods), argument names
+and return shapes as Heat's (engine spec §5.3).
+
+Calls that keel-heat implements delegate to :class:`StackAPI` and
+:class:`StackReads`; the others answer ``NotSupported`` with the method
+name, so a client sees a clear, Heat-shaped error rather than a timeout.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import oslo_messaging
+
+from keel_heat_core import exception
+from keel_heat_core.db import service as service_repo
+from keel_heat_core.model import rows as r
+from keel_heat_core.service import views
+from keel_heat_core.service.stack_api import StackAPI
+from keel_heat_core.service.stack_reads import StackReads
+from keel_heat_core.template import versions
+
+REVISION = "keel-heat"
+
+
+def _later(method: str) -> exception.NotSupported:
+    return exception.NotSupported(feature=f"The engine call {method}")
+
+
+class EngineEndpoint:
+    """The engine API endpoint of one engine process.
+
+    :param api: the stack lifecycle implementation.
+    """
+
+    target = oslo_messaging.Target(version="1.36")
+
+    def __init__(self, api: StackAPI) -> None:
+        self._api = api
+        self._reads = StackReads(api)
+
+    # -- stacks --------------------------------------------------------------
+
+    def identify_stack(self, ctxt: Any, stack_name: str) -> Any:
+        return self._reads.identify_stack(ctxt, stack_name)
+
+    def list_stacks(self, ctxt: Any, **kwargs: Any) -> Any:
+        return self._reads.list_stacks(ctxt, **kwargs)
+
+    def count_stacks(self, ctxt: Any, **kwargs: Any) -> Any:
+        return self._reads.count_stacks(ctxt, **kwargs)
+
+    def show_stack(
+        self, ctxt: Any, stack_identity: Any, resolve_outputs: bool = True
+    ) -> Any:
+        return self._reads.show_stack(ctxt, stack_identity, resolve_outputs)
+
+    def preview_stack(self, ctxt: Any, stack_name: str, **kwargs: Any) -> Any:
+        raise _later("preview_stack")
+
+    def create_stack(
+        self,
+        ctxt: Any,
+        stack_name: str,
+        template: Any,
+        params: Any,
+        files: Any,
+        args: Any,
+        environment_files: Any = None,
+        files_container: Any = None,
+        owner_id: str | None = None,
+        nested_depth: int = 0,
+        user_creds_id: int | None = None,
+        stack_user_project_id: str | None = None,
+        parent_resource_name: str | None = None,
+        template_id: int | None = None,
+    ) -> Any:
+        return self._api.create_stack(
+            ctxt,
+            stack_name,
+            template,
+            params,
+            files,
+            args,
+            owner_id=owner_id,
+            nested_depth=nested_depth,
+            user_creds_id=user_creds_id,
+            stack_user_project_id=stack_user_project_id,
+            parent_resource_name=parent_resource_name,
+        )
+
+    def update_stack(
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        template: Any,
+        params: Any,
+        files: Any,
+        args: Any,
+        environment_files: Any = None,
+        files_container: Any = None,
+        template_id: int | None = None,
+    ) -> Any:
+        return self._api.update_stack(
+            ctxt, stack_identity, template, params, files, args
+        )
+
+    def preview_update_stack(
+        self, ctxt: Any, stack_identity: Any, **kwargs: Any
+    ) -> Any:
+        raise _later("preview_update_stack")
+
+    def validate_template(
+        self, ctxt: Any, template: Any, **kwargs: Any
+    ) -> Any:
+        raise _later("validate_template")
+
+    def authenticated_to_backend(self, ctxt: Any) -> bool:
+        return True
+
+    def get_template(self, ctxt: Any, stack_identity: Any) -> Any:
+        return self._reads.get_template(ctxt, stack_identity)
+
+    def get_environment(self, ctxt: Any, stack_identity: Any) -> Any:
+        return self._reads.get_environment(ctxt, stack_identity)
+
+    def get_files(self, ctxt: Any, stack_identity: Any) -> Any:
+        return self._reads.get_files(ctxt, stack_identity)
+
+    def delete_stack(self, ctxt: Any, stack_identity: Any) -> None:
+        self._api.delete_stack(ctxt, stack_identity)
+
+    def abandon_stack(self, ctxt: Any, stack_identity: Any) -> Any:
+        raise _later("abandon_stack")
+
+    def export_stack(self, ctxt: Any, stack_identity: Any) -> Any:
+        raise _later("export_stack")
+
+    def stack_suspend(self, ctxt: Any, stack_identity: Any) -> None:
+        self._api.stack_action(ctxt, stack_identity, r.SUSPEND)
+
+    def stack_resume(self, ctxt: Any, stack_identity: Any) -> None:
+        self._api.stack_action(ctxt, stack_identity, r.RESUME)
+
+    def stack_check(self, ctxt: Any, stack_identity: Any) -> None:
+        self._api.stack_action(ctxt, stack_identity, r.CHECK)
+
+    def stack_cancel_update(
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        cancel_with_rollback: bool = True,
+    ) -> None:
+        self._api.stack_cancel_update(
+            ctxt, stack_identity, cancel_with_rollback
+        )
+
+    def list_outputs(self, ctxt: Any, stack_identity: Any) -> Any:
+        stack = self._api.load(ctxt, stack_identity)
+        return self._reads.outputs(stack, self._api.stored(stack))
+
+    def show_output(
+        self, ctxt: Any, stack_identity: Any, output_key: str
+    ) -> Any:
+        stack = self._api.load(ctxt, stack_identity)
+        found = self._reads.outputs(stack, self._api.stored(stack), output_key)
+        if not found:
+            raise exception.NotFound(
+                f"Specified output key {output_key} not found."
+            )
+        return found[0]
+
+    def migrate_convergence_1(self, ctxt: Any, stack_id: str) -> None:
+        raise _later("migrate_convergence_1")
+
+    # -- resource types and templates --------------------------------------
+
+    def list_resource_types(self, ctxt: Any, **kwargs: Any) -> Any:
+        raise _later("list_resource_types")
+
+    def list_template_versions(self, ctxt: Any) -> Any:
+        return versions.list_versions()
+
+    def list_template_functions(
+        self,
+        ctxt: Any,
+        template_version: str,
+        with_condition: bool = False,
+    ) -> Any:
+        raise _later("list_template_functions")
+
+    def resource_schema(self, ctxt: Any, type_name: str, **kwargs: Any) -> Any:
+        raise _later("resource_schema")
+
+    def generate_template(
+        self, ctxt: Any, type_name: str, template_type: str = "cfn"
+    ) -> Any:
+        raise _later("generate_template")
+
+    # -- resources and events ----------------------------------------------
+
+    def list_events(
+        self, ctxt: Any, stack_identity: Any, **kwargs: Any
+    ) -> Any:
+        return self._reads.list_events(ctxt, stack_identity, **kwargs)
+
+    def describe_stack_resource(
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        resource_name: str,
+        with_attr: Any = None,
+    ) -> Any:
+        return self._reads.describe_stack_resource(
+            ctxt, stack_identity, resource_name
+        )
+
+    def find_physical_resource(
+        self, ctxt: Any, physical_resource_id: str
+    ) -> Any:
+        raise _later("find_physical_resource")
+
+    def describe_stack_resources(
+        self, ctxt: Any, stack_identity: Any, resource_name: str | None
+    ) -> Any:
+        items = self._reads.list_stack_resources(ctxt, stack_identity)
+        return [
+            item
+            for item in items
+            if resource_name is None or item["resource_name"] == resource_name
+        ]
+
+    def list_stack_resources(
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        nested_depth: int = 0,
+        with_detail: bool = False,
+        filters: Any = None,
+    ) -> Any:
+        return self._reads.list_stack_resources(ctxt, stack_identity)
+
+    def resource_signal(
+        self, ctxt: Any, stack_identity: Any, **kw: Any
+    ) -> Any:
+        raise _later("resource_signal")
+
+    def resource_mark_unhealthy(
+        self, ctxt: Any, stack_identity: Any, **kwargs: Any
+    ) -> Any:
+        raise _later("resource_mark_unhealthy")
+
+    # -- software configs and deployments -----------------------------------
+
+    def show_software_config(self, ctxt: Any, config_id: str) -> Any:
+        raise _later("show_software_config")
+
+    def list_software_configs(self, ctxt: Any, **kwargs: Any) -> Any:
+        raise _later("list_software_configs")
+
+    def create_software_config(self, ctxt: Any, **kwargs: Any) -> Any:
+        raise _later("create_software_config")
+
+    def delete_software_config(self, ctxt: Any, config_id: str) -> Any:
+        raise _later("delete_software_config")
+
+    def list_software_deployments(self, ctxt: Any, server_id: Any) -> Any:
+        raise _later("list_software_deployments")
+
+    def metadata_software_deployments(self, ctxt: Any, server_id: Any) -> Any:
+        raise _later("metadata_software_deployments")
+
+    def show_software_deployment(self, ctxt: Any, deployment_id: str) -> Any:
+        raise _later("show_software_deployment")
+
+    def check_software_deployment(
+        self, ctxt: Any, deployment_id: str, timeout: int
+    ) -> Any:
+        raise _later("check_software_deployment")
+
+    def create_software_deployment(self, ctxt: Any, **kwargs: Any) -> Any:
+        raise _later("create_software_deployment")
+
+    def update_software_deployment(self, ctxt: Any, **kwargs: Any) -> Any:
+        raise _later("update_software_deployment")
+
+    def signal_software_deployment(self, ctxt: Any, **kwargs: Any) -> Any:
+        raise _later("signal_software_deployment")
+
+    def delete_software_deployment(self, ctxt: Any, deployment_id: str) -> Any:
+        raise _later("delete_software_deployment")
+
+    # -- snapshots and misc --------------------------------------------------
+
+    def stack_snapshot(self, ctxt: Any, stack_identity: Any, name: Any) -> Any:
+        raise _later("stack_snapshot")
+
+    def show_snapshot(
+        self, ctxt: Any, stack_identity: Any, snapshot_id: Any
+    ) -> Any:
+        raise _later("show_snapshot")
+
+    def delete_snapshot(
+        self, ctxt: Any, stack_identity: Any, snapshot_id: Any
+    ) -> Any:
+        raise _later("delete_snapshot")
+
+    def stack_list_snapshots(self, ctxt: Any, stack_identity: Any) -> Any:
+        raise _later("stack_list_snapshots")
+
+    def stack_restore(
+        self, ctxt: Any, stack_identity: Any, snapshot_id: Any
+    ) -> Any:
+        raise _later("stack_restore")
+
+    def get_revision(self, ctxt: Any) -> str:
+        return REVISION
+
+    def list_services(self, ctxt: Any) -> list[dict[str, Any]]:
+        now = self._api.deps.now()
+        out = []
+        for rec in service_repo.list_services(self._api.db):
+            seen = rec.updated_at or rec.created_at
+            up = seen is not None and (now - seen).total_seconds() <= (
+                2 * rec.report_interval
+            )
+            out.append(
+                {
+                    "id": rec.id,
+                    "host": rec.host,
+                    "hostname": rec.hostname,
+                    "binary": rec.binary,
+                    "topic": rec.topic,
+                    "engine_id": rec.engine_id,
+                    "report_interval": rec.report_interval,
+                    "created_at": views.timestamp(rec.created_at),
+                    "updated_at": views.timestamp(rec.updated_at),
+                    "deleted_at": views.timestamp(rec.deleted_at),
+                    "status": "up" if up else "down",
+                }
+            )
+        return out

@@ -1,0 +1,323 @@
+"""Stack lifecycle operations of the engine API (engine spec §2.2, §3.2,
+§3.8, §3.11).
+
+Everything runs synchronously inside the RPC call until the traversal is
+started (its leaves cast); the traversal then runs on every engine.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from oslo_config import cfg
+
+from keel_heat_core import exception
+from keel_heat_core.db import exceptions as db_exceptions
+from keel_heat_core.db import raw_template as template_repo
+from keel_heat_core.db import resource as resource_repo
+from keel_heat_core.db import stack as stack_repo
+from keel_heat_core.db.database import Database
+from keel_heat_core.db.scope import ADMIN, Scope
+from keel_heat_core.model import rows as r
+from keel_heat_core.model.definitions import BoundDefinition, StoredTemplate
+from keel_heat_core.model.identifier import StackIdentifier
+from keel_heat_core.model.stack_facade import EngineStackFacade
+from keel_heat_core.service import db_stores, views
+from keel_heat_core.template.protocols import PendingStackView
+from keel_heat_core.worker import stack_state
+from keel_heat_core.worker.check_resource import CheckResource
+from keel_heat_core.worker.converge import converge_stack, rollback
+from keel_heat_core.worker.deps import WorkerDeps
+
+LOG = logging.getLogger(__name__)
+
+_NAME = re.compile(r"^[a-zA-Z][a-zA-Z0-9_.-]{0,254}$")
+
+
+def scope_of(ctxt: Any) -> Scope:
+    """The database scope of a request context."""
+    if ctxt is None or getattr(ctxt, "is_admin", False):
+        return ADMIN
+    return Scope(project_id=getattr(ctxt, "project_id", None))
+
+
+def _stack_id(identity: Any) -> tuple[str | None, str | None]:
+    if isinstance(identity, Mapping):
+        return identity.get("stack_id"), identity.get("stack_name")
+    return str(identity), None
+
+
+class StackAPI:
+    """Create, update, delete, cancel and read stacks.
+
+    :param conf: the service configuration.
+    :param db: the database.
+    :param deps: this engine's worker collaborators.
+    :param check: this engine's check_resource runner (local cancel).
+    """
+
+    def __init__(
+        self,
+        conf: cfg.ConfigOpts,
+        db: Database,
+        deps: WorkerDeps,
+        check: CheckResource,
+    ) -> None:
+        self.conf = conf
+        self.db = db
+        self.deps = deps
+        self.check = check
+
+    # -- loading ------------------------------------------------------------
+
+    def load(self, ctxt: Any, identity: Any) -> r.StackRow:
+        """The live stack named by ``identity`` visible to ``ctxt``.
+
+        :raises EntityNotFound: ``The Stack (<name>) could not be found.``
+        """
+        stack_id, name = _stack_id(identity)
+        rec = None
+        if stack_id:
+            rec = stack_repo.get(self.db, stack_id, scope_of(ctxt))
+        elif name:
+            rec = stack_repo.get_by_name(self.db, name, scope_of(ctxt))
+        if rec is None or (name and rec.name != name):
+            raise exception.EntityNotFound(
+                entity="Stack", name=name or stack_id
+            )
+        return db_stores.stack_row(rec)
+
+    def stored(self, stack: r.StackRow, template_id: int | None = None) -> Any:
+        """The parsed template of a stack."""
+        return self.deps.cache.definitions(
+            self.deps.templates, template_id or stack.raw_template_id, stack
+        )
+
+    # -- parsing and validation ----------------------------------------------
+
+    def parse(
+        self,
+        ctxt: Any,
+        stack_name: str,
+        template: Mapping[str, Any],
+        params: Mapping[str, Any] | None,
+        files: Mapping[str, Any] | None,
+        stack_id: str,
+    ) -> StoredTemplate:
+        """Parse and validate a template with its environment.
+
+        :raises StackValidationFailed: with Heat's texts.
+        """
+        if not _NAME.match(stack_name or ""):
+            raise exception.StackValidationFailed(
+                message=(
+                    f"Invalid stack name {stack_name} must contain only "
+                    'alphanumeric or "_-." characters, must start with '
+                    "alpha and must be 255 characters or less."
+                )
+            )
+        tenant = getattr(ctxt, "project_id", None) or ""
+        ident = StackIdentifier(tenant, stack_name, stack_id)
+        stored = StoredTemplate(template, dict(params or {}), files, ident)
+        stored.t.validate()
+        stored.parameters.validate(validate_value=True, context=ctxt)
+        pending = stored.stack_definition(PendingStackView())
+        row = r.StackRow(
+            id=stack_id,
+            name=stack_name,
+            action="",
+            status="",
+            status_reason="",
+            raw_template_id=0,
+            current_traversal="",
+            tenant=tenant,
+        )
+        facade = EngineStackFacade(row, stored, ctxt)
+        for name, rdefn in pending.resource_definitions().items():
+            rdefn.validate()
+            stored.dependency_names(name)
+            cls = stored.env.get_class_to_instantiate(
+                rdefn.resource_type, name
+            )
+            try:
+                cls(name, BoundDefinition(rdefn), facade).validate()
+            except exception.StackValidationFailed:
+                raise
+            except Exception as exc:
+                raise exception.StackValidationFailed(
+                    error=exc, path=["resources", name]
+                ) from exc
+        return stored
+
+    def _store_template(self, stored: StoredTemplate, files: Any) -> int:
+        rec = template_repo.create(
+            self.db, stored.t.t, stored.env.env_as_dict(), dict(files or {})
+        )
+        return rec.id
+
+    # -- create, update, delete ---------------------------------------------
+
+    def create_stack(
+        self,
+        ctxt: Any,
+        stack_name: str,
+        template: Mapping[str, Any],
+        params: Mapping[str, Any] | None,
+        files: Mapping[str, Any] | None,
+        args: Mapping[str, Any] | None,
+        owner_id: str | None = None,
+        nested_depth: int = 0,
+        user_creds_id: int | None = None,
+        stack_user_project_id: str | None = None,
+        parent_resource_name: str | None = None,
+    ) -> dict[str, str]:
+        """Store the stack and start its CREATE traversal."""
+        args = dict(args or {})
+        stack_id = str(uuid.uuid4())
+        stored = self.parse(
+            ctxt, stack_name, template, params, files, stack_id
+        )
+        template_id = self._store_template(stored, files)
+        disable_rollback = args.get("disable_rollback")
+        values: dict[str, Any] = {
+            "id": stack_id,
+            "name": stack_name,
+            "raw_template_id": template_id,
+            "action": r.CREATE,
+            "status": r.IN_PROGRESS,
+            "status_reason": "",
+            "tenant": getattr(ctxt, "project_id", None),
+            "username": getattr(ctxt, "username", None),
+            "disable_rollback": True
+            if disable_rollback is None
+            else bool(disable_rollback),
+            "timeout": args.get("timeout_mins"),
+            "owner_id": owner_id,
+            "nested_depth": nested_depth or 0,
+            "user_creds_id": user_creds_id,
+            "stack_user_project_id": stack_user_project_id,
+            "parent_resource_name": parent_resource_name,
+            "convergence": True,
+            "current_traversal": str(uuid.uuid4()),
+            "current_deps": {"edges": []},
+        }
+        try:
+            rec = stack_repo.create(self.db, values, args.get("tags") or ())
+        except db_exceptions.StackExists as exc:
+            raise exception.StackExists(stack_name=stack_name) from exc
+        stack = db_stores.stack_row(rec)
+        converge_stack(self.deps, ctxt, stack, template_id, r.CREATE)
+        return views.identity(stack)
+
+    def update_stack(
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        template: Mapping[str, Any] | None,
+        params: Mapping[str, Any] | None,
+        files: Mapping[str, Any] | None,
+        args: Mapping[str, Any] | None,
+    ) -> dict[str, str]:
+        """Start an UPDATE traversal (pre-empting one in progress)."""
+        args = dict(args or {})
+        stack = self.load(ctxt, stack_identity)
+        if stack.action == r.SUSPEND:
+            raise exception.NotSupported(
+                feature="Updating a stack when it is suspended"
+            )
+        if stack.action == r.DELETE:
+            raise exception.NotSupported(
+                feature="Updating a stack when it is deleting"
+            )
+        if args.get("existing"):
+            current = template_repo.get(self.db, stack.raw_template_id)
+            template = template or current.template
+            files = {**(current.files or {}), **dict(files or {})}
+            env = dict(current.environment or {})
+            merged = dict(env.get("parameters") or {})
+            merged.update((params or {}).get("parameters") or {})
+            env.update(params or {})
+            env["parameters"] = merged
+            params = env
+        stored = self.parse(
+            ctxt, stack.name, template or {}, params, files, stack.id
+        )
+        template_id = self._store_template(stored, files)
+        values: dict[str, Any] = {}
+        if "disable_rollback" in args:
+            values["disable_rollback"] = bool(args["disable_rollback"])
+        if "timeout_mins" in args:
+            values["timeout"] = args["timeout_mins"]
+        converge_stack(self.deps, ctxt, stack, template_id, r.UPDATE, **values)
+        return views.identity(stack)
+
+    def delete_stack(self, ctxt: Any, stack_identity: Any) -> None:
+        """Cancel what runs, then start the DELETE traversal."""
+        stack = self.load(ctxt, stack_identity)
+        if stack.status == r.IN_PROGRESS:
+            self.stop_traversal(ctxt, stack)
+            stack = self.load(ctxt, {"stack_id": stack.id})
+        self.stop_all_workers(ctxt, stack)
+        empty = self.deps.templates.store_empty_like(stack.raw_template_id)
+        converge_stack(self.deps, ctxt, stack, empty, r.DELETE)
+
+    def stack_cancel_update(
+        self, ctxt: Any, stack_identity: Any, cancel_with_rollback: bool = True
+    ) -> None:
+        """Cancel an update (or create): roll back, or stop and fail."""
+        stack = self.load(ctxt, stack_identity)
+        allowed = (r.UPDATE,) if cancel_with_rollback else (r.UPDATE, r.CREATE)
+        if not (stack.status == r.IN_PROGRESS and stack.action in allowed):
+            state = f"{stack.action}_{stack.status}"
+            raise exception.NotSupported(
+                feature=f"Cancelling update when stack is {state}"
+            )
+        if cancel_with_rollback:
+            rollback(self.deps, ctxt, stack)
+        else:
+            self.stop_traversal(ctxt, stack)
+
+    def stop_traversal(self, ctxt: Any, stack: r.StackRow) -> None:
+        """Fail the running action of a stack tree (§3.8)."""
+        for child in stack_repo.get_all_by_owner_id(self.db, stack.id):
+            if child.status == r.IN_PROGRESS:
+                self.stop_traversal(ctxt, db_stores.stack_row(child))
+        old = stack.current_traversal
+        new = str(uuid.uuid4())
+        reason = f"Stack {stack.action} cancelled"
+        if stack_state.set_state(
+            self.deps,
+            ctxt,
+            stack,
+            old,
+            r.FAILED,
+            reason,
+            current_traversal=new,
+        ):
+            self.deps.sync_points.delete_sync_points(stack.id, old)
+
+    def stop_all_workers(self, ctxt: Any, stack: r.StackRow) -> None:
+        """Cancel resource operations running on any engine."""
+        for engine_id in resource_repo.get_locking_engines(self.db, stack.id):
+            if engine_id == self.deps.engine_id:
+                self.check.cancel_stack(stack.id)
+                continue
+            cancel = getattr(self.deps.caster, "cancel_check_resource", None)
+            if cancel is not None:
+                cancel(ctxt, stack.id, engine_id)
+
+    def stack_action(
+        self, ctxt: Any, stack_identity: Any, action: str
+    ) -> None:
+        """SUSPEND, RESUME or CHECK over the current template."""
+        stack = self.load(ctxt, stack_identity)
+        if action in (r.SUSPEND, r.RESUME) and (
+            stack.action,
+            stack.status,
+        ) == (action, r.COMPLETE):
+            return
+        converge_stack(self.deps, ctxt, stack, stack.raw_template_id, action)

@@ -1,0 +1,222 @@
+"""Read-only engine API calls on stacks, resources and events."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from keel_heat_core import exception
+from keel_heat_core.db import event as event_repo
+from keel_heat_core.db import raw_template as template_repo
+from keel_heat_core.db import stack as stack_repo
+from keel_heat_core.model import rows as r
+from keel_heat_core.service import db_stores, views
+from keel_heat_core.service.stack_api import StackAPI, scope_of
+
+#: actions after which a resource's attributes may be read
+_ATTR_ACTIONS = frozenset(
+    {"CREATE", "ADOPT", "SUSPEND", "RESUME", "UPDATE", "ROLLBACK", "SNAPSHOT"}
+    | {"CHECK"}
+)
+
+
+class RowsView:
+    """A StackView over a stack's resource rows (for outputs).
+
+    Attributes are read from the resources' plugins, built on demand.
+    """
+
+    def __init__(self, api: StackAPI, stack: r.StackRow, stored: Any) -> None:
+        self._api = api
+        self._stack = stack
+        self._stored = stored
+        live = [
+            row
+            for row in api.deps.resources.get_resources(stack.id)
+            if row.name in stored and row.replaced_by is None
+        ]
+        self._rows = {row.name: row for row in live}
+
+    def reference_id(self, name: str) -> str | None:
+        row = self._rows.get(name)
+        return None if row is None else row.physical_id
+
+    def _plugin(self, name: str) -> Any:
+        row = self._rows[name]
+        return self._api.deps.plugins(
+            self._stored[name], row, dict(row.properties or {}), self._stack
+        )
+
+    def attribute(self, name: str, attr: str) -> Any:
+        row = self._rows.get(name)
+        if row is None or row.action not in _ATTR_ACTIONS:
+            return None
+        return self._plugin(name).FnGetAtt(attr)
+
+    def all_attributes(self, name: str) -> dict[str, Any] | None:
+        return None
+
+    def attribute_names(self, name: str, resource_type: str) -> None:
+        return None
+
+    def resource_facade(self, kind: str) -> Any:
+        raise ValueError(f'"resource_facade" ({kind}) is not available')
+
+    def availability_zones(self) -> list[str]:
+        return ["nova"]
+
+
+class StackReads:
+    """``show_stack``, ``list_stacks``, resources, events, outputs."""
+
+    def __init__(self, api: StackAPI) -> None:
+        self.api = api
+
+    def outputs(
+        self, stack: r.StackRow, stored: Any, key: str | None = None
+    ) -> list[dict[str, Any]]:
+        definition = stored.stack_definition(RowsView(self.api, stack, stored))
+        out = []
+        for name, output in definition.outputs().items():
+            if key is not None and name != key:
+                continue
+            item: dict[str, Any] = {
+                "output_key": name,
+                "description": output.description(),
+            }
+            try:
+                item["output_value"] = output.get_value()
+            except Exception as exc:
+                item["output_value"] = None
+                item["output_error"] = str(exc)
+            out.append(item)
+        return out
+
+    def show_stack(
+        self, ctxt: Any, stack_identity: Any, resolve_outputs: bool = True
+    ) -> list[dict[str, Any]]:
+        stack = self.api.load(ctxt, stack_identity)
+        stored = self.api.stored(stack)
+        rec = stack_repo.get(self.api.db, stack.id)
+        tags = rec.tags if rec is not None else ()
+        outputs = self.outputs(stack, stored) if resolve_outputs else None
+        return [views.stack_detail(stack, stored, tags, outputs)]
+
+    def list_stacks(self, ctxt: Any, **kwargs: Any) -> list[dict[str, Any]]:
+        recs = stack_repo.list_stacks(
+            self.api.db, scope_of(ctxt), **_list_args(kwargs)
+        )
+        return [
+            views.stack_summary(db_stores.stack_row(rec), rec.tags)
+            for rec in recs
+        ]
+
+    def count_stacks(self, ctxt: Any, **kwargs: Any) -> int:
+        args = _list_args(kwargs)
+        for key in ("limit", "marker", "sort_keys", "sort_dir"):
+            args.pop(key, None)
+        return int(stack_repo.count(self.api.db, scope_of(ctxt), **args))
+
+    def identify_stack(self, ctxt: Any, stack_name: str) -> dict[str, str]:
+        scope = scope_of(ctxt)
+        rec = stack_repo.get_by_name(self.api.db, stack_name, scope)
+        if rec is None:
+            rec = stack_repo.get(self.api.db, stack_name, scope)
+        if rec is None:
+            raise exception.EntityNotFound(entity="Stack", name=stack_name)
+        return views.identity(db_stores.stack_row(rec))
+
+    def get_template(self, ctxt: Any, stack_identity: Any) -> Any:
+        stack = self.api.load(ctxt, stack_identity)
+        return template_repo.get(self.api.db, stack.raw_template_id).template
+
+    def get_environment(self, ctxt: Any, stack_identity: Any) -> Any:
+        stack = self.api.load(ctxt, stack_identity)
+        stored = self.api.stored(stack)
+        env = stored.env.user_env_as_dict()
+        hidden = {
+            name
+            for name, param in stored.parameters.params.items()
+            if getattr(param, "hidden", lambda: False)()
+        }
+        env["parameters"] = {
+            k: ("******" if k in hidden else v)
+            for k, v in env.get("parameters", {}).items()
+        }
+        return env
+
+    def get_files(self, ctxt: Any, stack_identity: Any) -> Any:
+        stack = self.api.load(ctxt, stack_identity)
+        return template_repo.get(self.api.db, stack.raw_template_id).files
+
+    def list_stack_resources(
+        self, ctxt: Any, stack_identity: Any, **kwargs: Any
+    ) -> list[dict[str, Any]]:
+        stack = self.api.load(ctxt, stack_identity)
+        stored = self.api.stored(stack)
+        rows = self.api.deps.resources.get_resources(stack.id)
+        required_by: dict[str, list[str]] = {}
+        for name in stored:
+            for dep in stored.dependency_names(name):
+                required_by.setdefault(dep, []).append(name)
+        return [
+            views.resource(
+                stack,
+                row,
+                stored[row.name].resource_type if row.name in stored else "",
+                required_by.get(row.name),
+            )
+            for row in rows
+            if row.replaced_by is None
+            and not (row.action == r.DELETE and row.status == r.COMPLETE)
+        ]
+
+    def describe_stack_resource(
+        self, ctxt: Any, stack_identity: Any, resource_name: str
+    ) -> dict[str, Any]:
+        for item in self.list_stack_resources(ctxt, stack_identity):
+            if item["resource_name"] == resource_name:
+                return item
+        raise exception.ResourceNotFound(
+            resource_name=resource_name,
+            stack_name=_stack_name(stack_identity),
+        )
+
+    def list_events(
+        self, ctxt: Any, stack_identity: Any, **kwargs: Any
+    ) -> list[dict[str, Any]]:
+        stack = self.api.load(ctxt, stack_identity)
+        recs = event_repo.list_by_stack(
+            self.api.db,
+            stack.id,
+            limit=kwargs.get("limit"),
+            marker=kwargs.get("marker"),
+            sort_keys=kwargs.get("sort_keys"),
+            sort_dir=kwargs.get("sort_dir"),
+            filters=kwargs.get("filters"),
+        )
+        return [views.event(stack, ev) for ev in recs]
+
+
+def _stack_name(identity: Any) -> str:
+    if isinstance(identity, Mapping):
+        return str(identity.get("stack_name", ""))
+    return str(identity)
+
+
+def _list_args(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    keys = (
+        "limit",
+        "marker",
+        "sort_keys",
+        "sort_dir",
+        "filters",
+        "show_deleted",
+        "show_nested",
+        "show_hidden",
+        "tags",
+        "tags_any",
+        "not_tags",
+        "not_tags_any",
+    )
+    return {k: kwargs[k] for k in keys if kwargs.get(k) is not None}

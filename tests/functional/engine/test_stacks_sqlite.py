@@ -1,0 +1,244 @@
+"""Create, update, delete, rollback and cancel through the real engine:
+two EngineServices on one SQLite database and the in-process bus."""
+
+import pathlib
+from collections.abc import Iterator
+
+import pytest
+
+from keel_heat_core import exception
+from keel_heat_core.db import event as event_repo
+from keel_heat_core.db import resource as resource_repo
+from keel_heat_core.db import stack as stack_repo
+from tests.functional.engine.stacks import Cloud, scratch_database, wait_for
+
+TEMPLATE = {
+    "heat_template_version": "2021-04-16",
+    "resources": {
+        "none": {"type": "OS::Heat::None"},
+        "test": {
+            "type": "OS::Heat::TestResource",
+            "properties": {"value": "one"},
+        },
+        "after": {
+            "type": "OS::Heat::TestResource",
+            "properties": {"value": {"get_attr": ["test", "output"]}},
+            "depends_on": ["none"],
+        },
+    },
+    "outputs": {
+        "out": {"value": {"get_attr": ["after", "output"]}},
+        "ref": {"value": {"get_resource": "test"}},
+    },
+}
+
+
+@pytest.fixture
+def cloud(tmp_path: pathlib.Path) -> Iterator[Cloud]:
+    with scratch_database("sqlite", tmp_path) as url:
+        cloud = Cloud(url)
+        try:
+            yield cloud
+        finally:
+            cloud.close()
+
+
+def state(cloud: Cloud, ident: dict[str, str]) -> str:
+    rec = stack_repo.get(cloud.db, ident["stack_id"], show_deleted=True)
+    assert rec is not None
+    return f"{rec.action}_{rec.status}"
+
+
+def wait_state(cloud: Cloud, ident: dict[str, str], wanted: str) -> None:
+    """Wait for ``wanted``; on a timeout, say where the stack is."""
+    try:
+        wait_for(lambda: state(cloud, ident) == wanted, what=wanted)
+    except AssertionError:
+        rec = stack_repo.get(cloud.db, ident["stack_id"], show_deleted=True)
+        assert rec is not None
+        raise AssertionError(
+            f"{rec.action}_{rec.status}: {rec.status_reason}"
+        ) from None
+
+
+def rows(cloud: Cloud, ident: dict[str, str]) -> dict[str, str]:
+    return {
+        rec.name: f"{rec.action}_{rec.status}"
+        for rec in resource_repo.get_all_by_stack(cloud.db, ident["stack_id"])
+    }
+
+
+def stack_events(cloud: Cloud, ident: dict[str, str]) -> list[str]:
+    events = event_repo.list_by_stack(
+        cloud.db, ident["stack_id"], sort_dir="asc"
+    )
+    return [
+        f"{e.resource_action}_{e.resource_status}"
+        for e in events
+        if e.resource_type == "OS::Heat::Stack"
+    ]
+
+
+def test_create_show_update_delete(cloud: Cloud) -> None:
+    api = cloud.endpoint(0)
+    ident = api.create_stack(
+        cloud.ctxt, "teststack", TEMPLATE, {}, {}, {"timeout_mins": 10}
+    )
+    wait_state(cloud, ident, "CREATE_COMPLETE")
+    assert rows(cloud, ident) == {
+        "none": "CREATE_COMPLETE",
+        "test": "CREATE_COMPLETE",
+        "after": "CREATE_COMPLETE",
+    }
+    assert stack_events(cloud, ident) == [
+        "CREATE_IN_PROGRESS",
+        "CREATE_COMPLETE",
+    ]
+    (shown,) = cloud.endpoint(1).show_stack(cloud.ctxt, ident)
+    assert shown["stack_status_reason"] == (
+        "Stack CREATE completed successfully"
+    )
+    outputs = {o["output_key"]: o["output_value"] for o in shown["outputs"]}
+    assert outputs["out"] == "one"
+    assert outputs["ref"].startswith("teststack-test-")
+    listed = api.list_stack_resources(cloud.ctxt, ident)
+    assert {r["resource_name"]: r["resource_type"] for r in listed} == {
+        "none": "OS::Heat::None",
+        "test": "OS::Heat::TestResource",
+        "after": "OS::Heat::TestResource",
+    }
+
+    new = {
+        "heat_template_version": "2021-04-16",
+        "resources": {
+            "test": {
+                "type": "OS::Heat::TestResource",
+                "properties": {"value": "two"},
+            },
+            "replaced": {
+                "type": "OS::Heat::TestResource",
+                "properties": {"value": "x", "update_replace_value": "a"},
+            },
+        },
+        "outputs": {"out": {"value": {"get_attr": ["test", "output"]}}},
+    }
+    api.update_stack(cloud.ctxt, ident, new, {}, {}, {})
+    wait_state(cloud, ident, "UPDATE_COMPLETE")
+    assert rows(cloud, ident) == {
+        "test": "UPDATE_COMPLETE",
+        "replaced": "CREATE_COMPLETE",
+    }
+    (shown,) = api.show_stack(cloud.ctxt, ident)
+    assert shown["outputs"][0]["output_value"] == "two"
+
+    # update_replace_value may not change in place: a replacement row
+    new["resources"]["replaced"]["properties"]["update_replace_value"] = "b"
+    before = resource_repo.get_by_name_and_stack(
+        cloud.db, "replaced", ident["stack_id"]
+    )
+    api.update_stack(cloud.ctxt, ident, new, {}, {}, {})
+    wait_state(cloud, ident, "UPDATE_COMPLETE")
+    after = resource_repo.get_by_name_and_stack(
+        cloud.db, "replaced", ident["stack_id"]
+    )
+    assert before is not None and after is not None
+    assert after.id != before.id
+    assert rows(cloud, ident) == {
+        "test": "UPDATE_COMPLETE",
+        "replaced": "CREATE_COMPLETE",
+    }
+
+    api.delete_stack(cloud.ctxt, ident)
+    wait_state(cloud, ident, "DELETE_COMPLETE")
+    assert rows(cloud, ident) == {}
+    with pytest.raises(exception.EntityNotFound):
+        api.show_stack(cloud.ctxt, ident)
+
+
+def test_failed_create_rolls_back(cloud: Cloud) -> None:
+    api = cloud.endpoint(0)
+    template = {
+        "heat_template_version": "2021-04-16",
+        "resources": {
+            "ok": {"type": "OS::Heat::None"},
+            "bad": {
+                "type": "OS::Heat::TestResource",
+                "properties": {"fail": True},
+                "depends_on": ["ok"],
+            },
+        },
+    }
+    ident = api.create_stack(
+        cloud.ctxt, "failing", template, {}, {}, {"disable_rollback": False}
+    )
+    wait_state(cloud, ident, "ROLLBACK_COMPLETE")
+    assert stack_events(cloud, ident) == [
+        "CREATE_IN_PROGRESS",
+        "CREATE_FAILED",
+        "ROLLBACK_IN_PROGRESS",
+        "ROLLBACK_COMPLETE",
+    ]
+    assert rows(cloud, ident) == {}
+
+
+def test_failed_create_without_rollback(cloud: Cloud) -> None:
+    api = cloud.endpoint(1)
+    template = {
+        "heat_template_version": "2021-04-16",
+        "resources": {
+            "bad": {
+                "type": "OS::Heat::TestResource",
+                "properties": {"fail": True},
+            },
+        },
+    }
+    ident = api.create_stack(cloud.ctxt, "failing", template, {}, {}, {})
+    wait_state(cloud, ident, "CREATE_FAILED")
+    rec = stack_repo.get(cloud.db, ident["stack_id"])
+    assert rec is not None
+    assert rec.status_reason == (
+        "Resource CREATE failed: ValueError: resources.bad: "
+        "Test Resource failed bad"
+    )
+    assert rows(cloud, ident) == {"bad": "CREATE_FAILED"}
+
+
+def test_cancel_update_without_rollback(cloud: Cloud) -> None:
+    api = cloud.endpoint(0)
+    ident = api.create_stack(cloud.ctxt, "slow", TEMPLATE, {}, {}, {})
+    wait_state(cloud, ident, "CREATE_COMPLETE")
+    slow = {
+        "heat_template_version": "2021-04-16",
+        "resources": {
+            "test": {
+                "type": "OS::Heat::TestResource",
+                "properties": {"value": "two", "wait_secs": 30},
+            },
+        },
+    }
+    api.update_stack(cloud.ctxt, ident, slow, {}, {}, {})
+    wait_for(
+        lambda: rows(cloud, ident).get("test") == "UPDATE_IN_PROGRESS",
+        what="update in progress",
+    )
+    api.stack_cancel_update(cloud.ctxt, ident, cancel_with_rollback=False)
+    rec = stack_repo.get(cloud.db, ident["stack_id"])
+    assert rec is not None
+    assert (rec.action, rec.status, rec.status_reason) == (
+        "UPDATE",
+        "FAILED",
+        "Stack UPDATE cancelled",
+    )
+    with pytest.raises(exception.NotSupported, match="UPDATE_FAILED"):
+        api.stack_cancel_update(cloud.ctxt, ident)
+    api.delete_stack(cloud.ctxt, ident)  # cancels the running update
+    wait_state(cloud, ident, "DELETE_COMPLETE")
+
+
+def test_invalid_name_and_duplicate(cloud: Cloud) -> None:
+    api = cloud.endpoint(0)
+    with pytest.raises(exception.StackValidationFailed, match="Invalid stack"):
+        api.create_stack(cloud.ctxt, "1bad", TEMPLATE, {}, {}, {})
+    api.create_stack(cloud.ctxt, "dup", TEMPLATE, {}, {}, {})
+    with pytest.raises(exception.StackExists):
+        api.create_stack(cloud.ctxt, "dup", TEMPLATE, {}, {}, {})
