@@ -18,7 +18,14 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance.results import FAILED, PASSED, SKIPPED, Outcome, not_run
+from conformance.results import (
+    FAILED,
+    PASSED,
+    SKIPPED,
+    Outcome,
+    not_run,
+    readable,
+)
 from keel_heat_core.testing.keystone_venv import cache_root
 
 GOPATH = Path("/usr/share/gocode")
@@ -182,7 +189,7 @@ def _outcome(verdict: str, name: str, lines: list[str]) -> Outcome:
     status = {"PASS": PASSED, "FAIL": FAILED, "SKIP": SKIPPED}[verdict]
     reason = ""
     if status != PASSED and lines:
-        reason = re.sub(r"^\S+\.go:\d+: ", "", lines[-1])
+        reason = readable(re.sub(r"^\S+\.go:\d+: ", "", lines[-1]))
     return Outcome(SUITE, name, status, reason)
 
 

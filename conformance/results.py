@@ -47,6 +47,36 @@ class Outcome:
     reason: str = ""
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_FAULT = re.compile(
+    r'"code": (?P<code>\d+).*?"type": "(?P<type>[^"]+)".*?'
+    r'"message": "(?P<message>(?:[^"\\]|\\.)*)"',
+    re.DOTALL,
+)
+_REQUEST = re.compile(r"\[(?:GET|POST|PUT|PATCH|DELETE|HEAD) [^\]]+\]")
+
+
+def readable(text: str) -> str:
+    """Return a failure line without colours, a Heat fault made short.
+
+    A Heat error body (``{"code", "title", "explanation", "error": {"type",
+    "message"}}``, possibly JSON-escaped inside a client's message) becomes
+    ``[METHOD url] HTTP code Type: message``.
+
+    :param text: the first line of a failure.
+    """
+    text = _ANSI.sub("", text).strip()
+    unescaped = text.replace('\\"', '"')
+    fault = _FAULT.search(unescaped)
+    if fault is None:
+        return text
+    request = _REQUEST.search(unescaped)
+    message = fault["message"].replace("\\\\", "\\")
+    return (
+        f"{request.group(0)} " if request else ""
+    ) + f"HTTP {fault['code']} {fault['type']}: {message}"
+
+
 def cause_of(reason: str) -> str:
     """Return ``reason`` with ids, random names and ports blurred.
 

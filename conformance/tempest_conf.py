@@ -9,6 +9,7 @@ left empty, and the ``hidden`` tag the deployment hides.
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,8 @@ from typing import Any
 from conformance.heat_conf import render
 
 BUILD_TIMEOUT = 300
+
+ENTRY = Path(__file__).with_name("tempest_entry.py")
 
 #: Functional tests skipped by name: they need services that are not
 #: here but carry no skip decorator, so [service_available] misses them.
@@ -34,7 +37,9 @@ ABSENT_SERVICES = ("cinder", "glance", "neutron", "nova", "swift")
 class Identity:
     """What tempest needs to know about Keystone and its users.
 
-    :ivar v3_url: the versioned identity endpoint.
+    :ivar v3_url: the versioned identity endpoint; empty for an offline
+        configuration that only lists the tests (no decorator then asks a
+        cloud anything).
     :ivar region: the catalog region.
     :ivar user: ``(name, password, project)`` of the member user.
     :ivar admin: ``(name, password, project)`` of the admin.
@@ -56,7 +61,7 @@ def tempest_settings(
     """
     user, password, project = identity.user
     admin, admin_password, admin_project = identity.admin
-    return {
+    values: dict[str, dict[str, Any]] = {
         "DEFAULT": {
             "log_file": str(workdir / "tempest.log"),
             "use_stderr": False,
@@ -104,14 +109,22 @@ def tempest_settings(
         },
         "heat_features_enabled": {"multi_cloud": False},
     }
+    if not identity.v3_url:
+        del values["identity"]["uri_v3"]
+        del values["heat_plugin"]["auth_url"]
+    return values
 
 
-def write(identity: Identity, workdir: Path, site_packages: Path) -> Path:
-    """Write ``etc/tempest.conf`` and ``.stestr.conf`` under ``workdir``.
+def write(identity: Identity, workdir: Path) -> Path:
+    """Write ``etc/tempest.conf``, ``.stestr.conf`` and the discovery entry.
+
+    stestr discovers ``discover/test_keel_suite.py`` (a copy of
+    :mod:`conformance.tempest_entry`) instead of tempest's own entry, so
+    that one heat-tempest-plugin module failing to import fails its tests
+    rather than the whole run.
 
     :param identity: Keystone's address and the credentials.
     :param workdir: the tempest folder (created if needed).
-    :param site_packages: where tempest is installed (discovery root).
     :returns: the ``etc`` folder to export as ``TEMPEST_CONFIG_DIR``.
     """
     etc = workdir / "etc"
@@ -120,9 +133,10 @@ def write(identity: Identity, workdir: Path, site_packages: Path) -> Path:
     (etc / "tempest.conf").write_text(
         render(tempest_settings(identity, workdir))
     )
+    discover = workdir / "discover"
+    discover.mkdir(exist_ok=True)
+    shutil.copyfile(ENTRY, discover / "test_keel_suite.py")
     (workdir / ".stestr.conf").write_text(
-        "[DEFAULT]\n"
-        f"test_path={site_packages / 'tempest' / 'test_discover'}\n"
-        f"top_dir={site_packages}\n"
+        f"[DEFAULT]\ntest_path={discover}\ntop_dir={discover}\n"
     )
     return etc

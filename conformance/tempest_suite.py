@@ -27,10 +27,12 @@ from conformance.results import (
     Outcome,
     exception_line,
     not_run,
+    readable,
 )
 
 SUBUNIT_JSON = Path(__file__).with_name("subunit_json.py")
 CONCURRENCY = 2
+IMPORT_FAILURE = ".ImportFailure.test_import"
 
 
 @dataclass(frozen=True)
@@ -86,13 +88,16 @@ class Tempest:
         self.env.pop("PYTHONPATH", None)
         self._stestr(["init"], timeout=60)
 
+    def _env(self, suite: str) -> dict[str, str]:
+        return dict(self.env, KEEL_CONFORMANCE_SUITE=suite)
+
     def _stestr(
-        self, args: list[str], timeout: float
+        self, args: list[str], timeout: float, suite: str = "api"
     ) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [str(self.python), "-m", "stestr", *args],
             cwd=self.workdir,
-            env=self.env,
+            env=self._env(suite),
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -105,7 +110,9 @@ class Tempest:
         :raises RuntimeError: when discovery fails (an import error, a
             decorator that could not reach the API), with the error.
         """
-        result = self._stestr(["list", suite.regex], timeout=300)
+        result = self._stestr(
+            ["list", suite.regex], timeout=300, suite=suite.name
+        )
         tests = [line for line in result.stdout.splitlines() if line]
         if result.returncode != 0 or not tests:
             text = (result.stderr or result.stdout).strip()
@@ -128,15 +135,15 @@ class Tempest:
         argv = [str(self.python), "-m", "stestr"]
         argv += ["--group-regex", suite.group_regex, "run", "--subunit"]
         argv += ["--concurrency", str(CONCURRENCY), suite.regex]
-        errors = self.workdir / f"{suite.name}.stderr"
+        err = self.workdir / f"{suite.name}.stderr"
         cut_off = False
-        with stream.open("wb") as out, errors.open("wb") as err:
+        with stream.open("wb") as out, err.open("wb") as err_out:
             proc = subprocess.Popen(
                 argv,
                 cwd=self.workdir,
-                env=self.env,
+                env=self._env(suite.name),
                 stdout=out,
-                stderr=err,
+                stderr=err_out,
                 start_new_session=True,
             )
             try:
@@ -145,15 +152,7 @@ class Tempest:
                 cut_off = True
                 _kill_group(proc)
         outcomes = self.parse(suite.name, stream)
-        seen = {o.test_id for o in outcomes}
-        missing = [t for t in tests if _bare(t) not in seen]
-        why = (
-            f"the {suite.name} run passed its {deadline:.0f}s deadline"
-            if cut_off
-            else "the run ended without reporting it (see "
-            f"{suite.name}.stderr)"
-        )
-        return outcomes + not_run(suite.name, [_bare(t) for t in missing], why)
+        return _complete(suite.name, outcomes, tests, cut_off, deadline, err)
 
     def parse(self, suite: str, stream: Path) -> list[Outcome]:
         """Turn a subunit stream into outcomes (via the venv's subunit)."""
@@ -175,6 +174,48 @@ class Tempest:
             for line in result.stdout.splitlines()
             if line.strip()
         ]
+
+
+def _complete(
+    suite: str,
+    outcomes: list[Outcome],
+    tests: list[str],
+    cut_off: bool,
+    deadline: float,
+    err: Path,
+) -> list[Outcome]:
+    """Fold import failures into their modules' tests; add missing tests.
+
+    :param suite: the suite name.
+    :param outcomes: what the subunit stream reported.
+    :param tests: the inventory (every test that should have a result).
+    :param cut_off: whether the deadline stopped the run.
+    :param deadline: the deadline, for the message.
+    :param err: stestr's stderr, quoted when the run reported nothing.
+    """
+    import_failed = {
+        o.test_id.removesuffix(IMPORT_FAILURE): o.reason
+        for o in outcomes
+        if o.test_id.endswith(IMPORT_FAILURE)
+    }
+    done = [o for o in outcomes if not o.test_id.endswith(IMPORT_FAILURE)]
+    seen = {o.test_id for o in done}
+    if cut_off:
+        why = f"the {suite} run passed its {deadline:.0f}s deadline"
+    elif not outcomes and err.exists() and err.read_text().strip():
+        why = "stestr failed: " + exception_line(err.read_text())
+    else:
+        why = f"the run ended without reporting it (see {err.name})"
+    for test_id in (_bare(t) for t in tests):
+        if test_id in seen:
+            continue
+        module = test_id.rsplit(".", 2)[0]
+        reason = import_failed.get(module)
+        if reason is None:
+            done += not_run(suite, [test_id], why)
+        else:
+            done.append(Outcome(suite, test_id, FAILED, reason))
+    return done
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -204,30 +245,12 @@ def to_outcome(suite: str, row: dict[str, object]) -> Outcome:
         reason = str(details.get("reason", "")).strip()
     elif status == FAILED:
         text = str(details.get("traceback", "")) or str(row["status"])
-        reason = exception_line(text)
+        reason = readable(exception_line(text))
     else:
         reason = ""
     return Outcome(suite, _bare(str(row["id"])), status, reason)
 
 
-def prepare(workdir: Path) -> tuple[Path, Path]:
-    """Return the tempest venv's interpreter and its site-packages.
-
-    Installs the venv on first use (``venv.ensure_venv``).
-    """
-    folder = venv.ensure_venv()
-    python = venv.python_of(folder)
-    out = subprocess.run(
-        [
-            str(python),
-            "-c",
-            "import os, tempest; "
-            "print(os.path.dirname(os.path.dirname(tempest.__file__)))",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    workdir.mkdir(parents=True, exist_ok=True)
-    return python, Path(out.stdout.strip())
+def prepare() -> Path:
+    """Return the tempest venv's interpreter, installing it on first use."""
+    return venv.python_of(venv.ensure_venv())

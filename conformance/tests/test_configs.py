@@ -123,12 +123,12 @@ IDENTITY = tempest_conf.Identity(
 
 @pytest.fixture
 def tempest_ini(tmp_path: Path) -> configparser.ConfigParser:
-    etc = tempest_conf.write(IDENTITY, tmp_path, Path("/site"))
+    etc = tempest_conf.write(IDENTITY, tmp_path)
     parser = configparser.ConfigParser(interpolation=None)
     parser.read(etc / "tempest.conf")
     stestr = (tmp_path / ".stestr.conf").read_text()
-    assert "test_path=/site/tempest/test_discover" in stestr
-    assert "top_dir=/site\n" in stestr
+    assert f"test_path={tmp_path / 'discover'}\n" in stestr
+    assert (tmp_path / "discover" / "test_keel_suite.py").is_file()
     return parser
 
 
@@ -157,3 +157,12 @@ def test_tempest_conf_heat_plugin(
     assert "StackPreviewTest.test_res_group_with_nested_template" in skipped
     assert tempest_ini["identity"]["uri_v3"] == "http://ks/v3"
     assert tempest_ini["auth"]["use_dynamic_credentials"] == "true"
+
+
+def test_offline_tempest_conf_names_no_identity(tmp_path: Path) -> None:
+    offline = tempest_conf.Identity("", "R", ("u", "p", "p"), ("a", "p", "a"))
+    etc = tempest_conf.write(offline, tmp_path)
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read(etc / "tempest.conf")
+    assert "auth_url" not in parser["heat_plugin"]
+    assert "uri_v3" not in parser["identity"]

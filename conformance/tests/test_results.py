@@ -12,6 +12,7 @@ from conformance.results import (
     exception_line,
     first_line,
     not_run,
+    readable,
 )
 
 TRACEBACK = """\
@@ -104,3 +105,23 @@ def test_big_groups_are_cut_in_the_summary() -> None:
     assert "        api: t11" in text
     assert "        api: t12" not in text
     assert "... and 8 more (tests.tsv)" in text
+
+
+def test_readable_shortens_a_heat_fault_inside_a_go_message() -> None:
+    line = (
+        "\x1b[1;31mFailure in orchestration.go, line 73: unexpected error "
+        '\x1b[0m\x1b[1;33m"Bad request with: [POST http://h/v1/p/stacks], '
+        'error message: {\\"code\\": 400, \\"title\\": \\"Bad Request\\", '
+        '\\"explanation\\": \\"The server could not comply.\\", \\"error\\": '
+        '{\\"type\\": \\"StackValidationFailed\\", \\"traceback\\": null, '
+        '\\"message\\": \\"The Resource Type (OS::Neutron::SecurityGroup) '
+        'could not be found.\\"}}"\x1b[0m'
+    )
+    assert readable(line) == (
+        "[POST http://h/v1/p/stacks] HTTP 400 StackValidationFailed: "
+        "The Resource Type (OS::Neutron::SecurityGroup) could not be found."
+    )
+
+
+def test_readable_leaves_other_text_alone() -> None:
+    assert readable("  AssertionError: 1 != 2 ") == "AssertionError: 1 != 2"
