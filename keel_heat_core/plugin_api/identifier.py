@@ -9,6 +9,7 @@ it (``/resources/<name>``).  Its ARN form
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote, urlparse
@@ -102,17 +103,24 @@ class HeatIdentifier:
 
 
 def stack_identifier(stack: Any) -> HeatIdentifier:
-    """The identifier of a stack facade."""
+    """The identifier of a stack facade.
+
+    ``stack.identifier()`` may give a mapping or an object with ``tenant``,
+    ``stack_name``, ``stack_id`` and ``path``.
+    """
     ident = stack.identifier()
     if isinstance(ident, HeatIdentifier):
         return ident
-    if not isinstance(ident, dict):
-        ident = dict(ident)
+
+    def field(name: str) -> str:
+        if isinstance(ident, Mapping):
+            value = ident.get(name)
+        else:
+            value = getattr(ident, name, None)
+        return "" if value is None else str(value)
+
     return HeatIdentifier(
-        str(ident["tenant"]),
-        str(ident["stack_name"]),
-        str(ident["stack_id"]),
-        str(ident.get("path") or ""),
+        field("tenant"), field("stack_name"), field("stack_id"), field("path")
     )
 
 

@@ -28,6 +28,26 @@ from typing import Any
 from keel_heat_core import exception
 
 
+def signal_event_reason(details: Any, signal_result: Any) -> str:
+    """The reason of the SIGNAL event written after ``handle_signal``.
+
+    :param details: the signal's data.
+    :param signal_result: what ``handle_signal`` returned.
+    """
+    if signal_result:
+        return f"Signal: {signal_result}"
+    if details is None:
+        return "No signal details provided"
+    if isinstance(details, str):
+        return details
+    if isinstance(details, Mapping) and all(
+        k in details for k in ("previous", "current", "reason")
+    ):
+        change = "{previous} to {current} ({reason})".format(**details)
+        return f"alarm state changed from {change}"
+    return "Unknown"
+
+
 class LifecycleHooks:
     """Mixin with the default hooks (see the module docstring)."""
 

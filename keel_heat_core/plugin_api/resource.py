@@ -86,6 +86,10 @@ class Resource(LifecycleHooks):
     )
     BASE_ATTRIBUTES = (SHOW,) = (attributes.SHOW_ATTR,)
 
+    #: names of the properties and attributes (Heat's idiom:
+    #: ``PROPERTIES = (SIZE, NAME) = ("size", "name")``)
+    PROPERTIES: ClassVar[tuple[str, ...]] = ()
+    ATTRIBUTES: ClassVar[tuple[str, ...]] = ()
     #: property name -> :class:`~.properties.Schema`
     properties_schema: ClassVar[Mapping[str, Any]] = {}
     #: attribute name -> :class:`~.attributes.Schema`
@@ -385,15 +389,33 @@ class Resource(LifecycleHooks):
     def validate(self) -> None:
         """Check the properties; plugins extend this (call super).
 
-        :raises StackValidationFailed: with the resource's error path.
+        Errors carry the resource's path, as Heat writes them:
+        ``Property error: resources.<name>.properties.<prop>: <message>``.
+
+        :raises StackValidationFailed: with that path.
         """
-        policy = getattr(self.t, "deletion_policy", None)
-        if callable(policy):
-            self.validate_deletion_policy(policy())
-        strict = getattr(self.stack, "strict_validate", True)
-        self.properties.validate(with_value=strict)
-        if self.update_policy_schema:
-            self.update_policy.validate()
+        try:
+            policy = getattr(self.t, "deletion_policy", None)
+            if callable(policy):
+                self.validate_deletion_policy(policy())
+            if self.update_policy_schema:
+                self.update_policy.validate()
+            strict = getattr(self.stack, "strict_validate", True)
+            self.properties.validate(with_value=strict)
+        except exception.StackValidationFailed as ex:
+            raise self._resource_error(ex) from ex
+
+    def _resource_error(
+        self, ex: exception.StackValidationFailed
+    ) -> exception.StackValidationFailed:
+        section = self.stack.t.get_section_name
+        path: list[Any] = [section("Resources"), self.name]
+        if ex.path:
+            path.append(section(str(ex.path[0])))
+            path.extend(ex.path[1:])
+        return exception.StackValidationFailed(
+            error=ex.error, path=path, message=ex.error_message
+        )
 
     # -- update decisions --------------------------------------------------
 

@@ -160,6 +160,12 @@ class StackFacade(Protocol):
         """``(action, status, status_reason, updated_time)`` of a child
         stack, or None when it does not exist (yet)."""
 
+    def validate_child_stack(
+        self, name: str, template: Any, params: Any, files: Any
+    ) -> None:
+        """Validate a child stack non-strictly (optional: StackResource
+        skips the check when the facade lacks it); raise its error."""
+
     def child_environment(
         self, user_params: Any, child_resource_name: str
     ) -> dict[str, Any]:

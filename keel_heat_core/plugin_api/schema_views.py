@@ -18,9 +18,11 @@ becomes a ``json`` parameter instead.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from keel_heat_core import exception
 from keel_heat_core.plugin_api import attributes, support
 from keel_heat_core.plugin_api.property_schema import Schema, visible_schemata
 from keel_heat_core.template import constraints as constr
@@ -217,3 +219,113 @@ def generate_template(
         "Outputs": outputs,
         "Resources": {name: {"Type": type_name, "Properties": resource_props}},
     }
+
+
+def ensure_visible(cls: type, type_name: str) -> None:
+    """Refuse to show a HIDDEN type, as Heat does.
+
+    :raises NotSupported: ``<type> is not supported.``
+    """
+    status = getattr(cls, "support_status", support.SupportStatus())
+    if support.is_hidden(status):
+        raise exception.NotSupported(feature=type_name)
+
+
+def list_types(
+    types: Mapping[str, type],
+    support_status: str | None = None,
+    type_name: str | None = None,
+    version: str | None = None,
+    with_description: bool = False,
+    available: Callable[[str, type], bool] | None = None,
+    allowed: Callable[[str], bool] | None = None,
+) -> list[Any]:
+    """The body of ``GET /resource_types``, filtered like Heat's.
+
+    :param types: registered type name to class.
+    :param support_status: keep only types with this status.
+    :param type_name: a regular expression the name must match (from its
+        start); an invalid expression matches nothing.
+    :param version: keep only types whose support status has this version.
+    :param with_description: answer ``{"resource_type", "description"}``
+        maps instead of names.
+    :param available: whether the type's service is in the catalog.
+    :param allowed: whether policy lets the caller use the type.
+    :raises Invalid: for an unknown ``support_status``.
+    """
+    if support_status is not None and not support.is_valid_status(
+        support_status
+    ):
+        raise exception.Invalid(
+            reason="Invalid support status and should be one of "
+            f"{support.SUPPORT_STATUSES}"
+        )
+
+    def name_matches(name: str) -> bool:
+        if type_name is None:
+            return True
+        try:
+            return re.match(type_name, name) is not None
+        except re.error:
+            return False
+
+    result: list[Any] = []
+    for name, cls in types.items():
+        status: support.SupportStatus = getattr(
+            cls, "support_status", support.SupportStatus()
+        )
+        if support.is_hidden(status) or not name_matches(name):
+            continue
+        if support_status is not None and status.status != support_status:
+            continue
+        if version is not None and status.version != version:
+            continue
+        if available is not None and not _safe(available, name, cls):
+            continue
+        if allowed is not None and not allowed(name):
+            continue
+        if with_description:
+            result.append(
+                {"resource_type": name, "description": description_of(cls)}
+            )
+        else:
+            result.append(name)
+    return result
+
+
+def _safe(check: Callable[[str, type], bool], name: str, cls: type) -> bool:
+    try:
+        return bool(check(name, cls))
+    except Exception:
+        return False
+
+
+def find_type(types: Mapping[str, type], type_name: str) -> type:
+    """The class of a registered type that users may see.
+
+    :raises EntityNotFound: ``The Resource Type (X) could not be found.``
+        (404) for an unknown name.
+    :raises NotSupported: for a HIDDEN type (400).
+    """
+    cls = types.get(type_name)
+    if cls is None:
+        raise exception.EntityNotFound(entity="Resource Type", name=type_name)
+    ensure_visible(cls, type_name)
+    return cls
+
+
+def show_type(
+    types: Mapping[str, type], type_name: str, with_description: bool = False
+) -> dict[str, Any]:
+    """``GET /resource_types/{type}`` (see :func:`find_type` for errors)."""
+    cls = find_type(types, type_name)
+    return resource_schema(cls, type_name, with_description)
+
+
+def type_template(
+    types: Mapping[str, type], type_name: str, template_type: str = CFN
+) -> dict[str, Any]:
+    """``GET /resource_types/{type}/template`` (see :func:`find_type`)."""
+    return generate_template(
+        find_type(types, type_name), type_name, template_type
+    )

@@ -43,6 +43,42 @@ class StackResource(Resource):
         """The child stack's parameter values."""
         raise NotImplementedError
 
+    def validate(self) -> None:
+        super().validate()
+        # A child stack is validated with the root stack only; the engine
+        # does not validate it again (strictly) when it creates it.
+        depth = getattr(self.stack, "nested_depth", 0)
+        if depth == 0 or not getattr(self.stack, "strict_validate", True):
+            self.validate_nested_stack()
+
+    def validate_nested_stack(self) -> None:
+        """Have the engine validate the child template (non-strictly).
+
+        Uses the stack facade's ``validate_child_stack(name, template,
+        params, files)`` when the engine provides it.
+
+        :raises StackValidationFailed: ``resources.<name><<url>>: ...``.
+        """
+        check = getattr(self.stack, "validate_child_stack", None)
+        if not callable(check):
+            return
+        try:
+            check(
+                f"{self.stack.name}-{self.name}",
+                self.child_template(),
+                self.child_params(),
+                self.child_template_files(),
+            )
+        except Exception as ex:
+            url = getattr(self, "template_url", "unknown")
+            raise exception.StackValidationFailed(
+                ex,
+                path=[
+                    self.stack.t.get_section_name("Resources"),
+                    f"{self.name}<{url}>",
+                ],
+            ) from ex
+
     def child_template_files(self) -> dict[str, Any]:
         """Files the child template refers to (default: the parent's)."""
         return dict(getattr(self.stack.t, "files", {}) or {})

@@ -9,14 +9,12 @@ exactly one key naming a function of the class.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from keel_heat_core import exception
 from keel_heat_core.template import function
 from keel_heat_core.template.conditions import Conditions
-from keel_heat_core.template.function import is_sequence
 from keel_heat_core.template.rsrc_defn import (
     OutputDefinition,
     ResourceDefinition,
@@ -26,57 +24,6 @@ if TYPE_CHECKING:
     from keel_heat_core.template.stack_definition import StackDefinition
 
 FunctionTable = dict[str, Any]
-
-
-def parse_snippet(
-    functions: FunctionTable,
-    stack: StackDefinition | None,
-    snippet: Any,
-    path: str = "",
-    template: Template | None = None,
-) -> Any:
-    """Replace function maps in ``snippet`` by function objects.
-
-    :raises StackValidationFailed: when a function's arguments have the
-        wrong shape, with the dotted path of the call.
-    """
-    recurse = functools.partial(
-        parse_snippet, functions, stack, template=template
-    )
-    if isinstance(snippet, Mapping):
-        if len(snippet) == 1:
-            fn_name, args = next(iter(snippet.items()))
-            factory = (
-                functions.get(fn_name) if isinstance(fn_name, str) else None
-            )
-            if factory is not None:
-                fn_path = f"{path}.{fn_name}" if path else fn_name
-                try:
-                    if isinstance(factory, type) and issubclass(
-                        factory, function.Macro
-                    ):
-                        return factory(
-                            stack,
-                            fn_name,
-                            args,
-                            functools.partial(recurse, path=fn_path),
-                            template,
-                        )
-                    return factory(stack, fn_name, recurse(args, fn_path))
-                except (ValueError, TypeError, KeyError) as err:
-                    raise exception.StackValidationFailed(
-                        path=fn_path, message=str(err)
-                    ) from err
-        return {
-            key: recurse(value, f"{path}.{key}" if path else str(key))
-            for key, value in snippet.items()
-        }
-    if is_sequence(snippet):
-        return [
-            recurse(value, f"{path}[{index}]")
-            for index, value in enumerate(snippet)
-        ]
-    return snippet
 
 
 class Template(Mapping[str, Any]):
@@ -174,6 +121,26 @@ class Template(Mapping[str, Any]):
             )
         return resources
 
+    #: HOT resource keys -> this family's spelling (CFN overrides it).
+    RESOURCE_KEY_NAMES: ClassVar[dict[str, str]] = {}
+
+    def add_resource(self, defn: ResourceDefinition) -> None:
+        """Put a resource definition into the document (stack updates
+        build the new "existing" template this way)."""
+        snippet = {
+            self.RESOURCE_KEY_NAMES.get(key, key): value
+            for key, value in defn.render_hot().items()
+        }
+        resources = dict(self.section(self.RESOURCES, {}))
+        resources[defn.name] = snippet
+        self.t[self.RESOURCES] = resources
+
+    def remove_resource(self, name: str) -> None:
+        """Take a resource out of the document."""
+        resources = dict(self.section(self.RESOURCES, {}))
+        resources.pop(name, None)
+        self.t[self.RESOURCES] = resources
+
     def has_resource_named(self, name: Any) -> bool:
         """Whether the template declares a resource ``name`` (enabled or
         not)."""
@@ -201,12 +168,14 @@ class Template(Mapping[str, Any]):
     def parse(
         self, stack: StackDefinition | None, snippet: Any, path: str = ""
     ) -> Any:
-        return parse_snippet(self.functions, stack, snippet, path, self)
+        return function.parse_snippet(
+            self.functions, stack, snippet, path, self
+        )
 
     def parse_condition(
         self, stack: StackDefinition | None, snippet: Any, path: str = ""
     ) -> Any:
-        return parse_snippet(
+        return function.parse_snippet(
             self.condition_functions, stack, snippet, path, self
         )
 

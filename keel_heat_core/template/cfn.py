@@ -57,6 +57,16 @@ class HeatTemplate(Template):
         "Fn::ResourceFacade": cfn.ResourceFacade,
     }
     _SECTION_NAMES: ClassVar[dict[str, str]] = {}
+    RESOURCE_KEY_NAMES: ClassVar[dict[str, str]] = {
+        "type": "Type",
+        "properties": "Properties",
+        "metadata": "Metadata",
+        "depends_on": "DependsOn",
+        "deletion_policy": "DeletionPolicy",
+        "update_policy": "UpdatePolicy",
+        "description": "Description",
+        "condition": "Condition",
+    }
 
     def parameter_groups_section(self) -> Any:
         return []

@@ -19,7 +19,7 @@ class MapMerge(function.Function):
 
     def result(self) -> dict[Any, Any]:
         args = function.resolve(self.args)
-        if not is_sequence(args):
+        if not isinstance(args, Sequence):  # a string too, as in Heat
             raise TypeError(
                 f'Incorrect arguments to "{self.fn_name}" should be: '
                 f'"{self.fn_name}" : [ {{ "key1": "val1" }}, '

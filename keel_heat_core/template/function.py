@@ -17,6 +17,7 @@ Lifecycle of a function (see ``templates.md`` section 2.2):
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -294,3 +295,54 @@ def _children(snippet: Any) -> Iterable[Any]:
         items: Iterable[Any] = snippet
         return items
     return ()
+
+
+def parse_snippet(
+    functions: Mapping[str, Any],
+    stack: StackDefinition | None,
+    snippet: Any,
+    path: str = "",
+    template: Any = None,
+) -> Any:
+    """Replace function maps in ``snippet`` by function objects.
+
+    :raises StackValidationFailed: when a function's arguments have the
+        wrong shape, with the dotted path of the call.
+    """
+    recurse = functools.partial(
+        parse_snippet, functions, stack, template=template
+    )
+    if isinstance(snippet, Mapping):
+        if len(snippet) == 1:
+            fn_name, args = next(iter(snippet.items()))
+            factory = (
+                functions.get(fn_name) if isinstance(fn_name, str) else None
+            )
+            if factory is not None:
+                fn_path = f"{path}.{fn_name}" if path else fn_name
+                try:
+                    if isinstance(factory, type) and issubclass(
+                        factory, Macro
+                    ):
+                        return factory(
+                            stack,
+                            fn_name,
+                            args,
+                            functools.partial(recurse, path=fn_path),
+                            template,
+                        )
+                    return factory(stack, fn_name, recurse(args, fn_path))
+                except (ValueError, TypeError, KeyError) as err:
+                    raise exception.StackValidationFailed(
+                        path=fn_path, message=str(err)
+                    ) from err
+        return {
+            key: recurse(value, f"{path}.{key}" if path else str(key))
+            for key, value in snippet.items()
+        }
+    if _is_list(snippet):
+        return [
+            recurse(value, f"{path}[{index}]")
+            for index, value in enumerate(snippet)
+        ]
+    return snippet

@@ -131,8 +131,12 @@ class ResourceDefinition:
             in_init=None if stack is None else stack.in_init,
         )
 
-    def update_policy(self, schema: Any, context: Any = None) -> Any:
-        """The plugin API's ``Properties`` over the update policy."""
+    def update_policy(self, schema: Any = None, context: Any = None) -> Any:
+        """The plugin API's ``Properties`` over the update policy; without
+        a schema, the resolved update policy (``{}`` by default), as
+        :meth:`update_policy_data`."""
+        if schema is None:
+            return self.update_policy_data()
         from keel_heat_core.plugin_api import properties as props
 
         data = self._update_policy

@@ -1,0 +1,16 @@
+"""A testing kit for resource-pack authors.
+
+* :mod:`.fakes` - request context, stack facade, resource definitions and
+  client plugins, in memory;
+* :mod:`.fake_rpc` - the engine RPC client (child stacks, software
+  configs and deployments);
+* :mod:`.fake_clients` - stack-domain Keystone, heatclient and the
+  ``heat``/``nova`` client plugins;
+* :mod:`.driver` - runs lifecycle actions and update decisions like the
+  engine;
+* :mod:`.generic_resources` - Heat's generic test resource types;
+* :mod:`.schema_compare` - compares resource-type views with Heat's;
+* :mod:`.plugin` - pytest fixtures over all of these.
+
+See ``docs/writing-a-pack.md``.
+"""

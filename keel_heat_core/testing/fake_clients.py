@@ -92,10 +92,12 @@ class FakeKeystoneClient:
 
 
 class FakeHeatPlugin(FakeClientPlugin):
-    """The ``heat`` client plugin's endpoint helpers."""
+    """The ``heat`` client plugin: a fake heatclient and endpoint URLs."""
 
     def __init__(self, context: Any) -> None:
-        super().__init__(context)
+        super().__init__(
+            context, FakeHeatClient(), not_found=(exception.EntityNotFound,)
+        )
         self.heat_url = f"http://heat.example.com:8004/v1/{context.project_id}"
         self.cfn_url = "http://heat.example.com:8000/v1"
 
@@ -105,8 +107,70 @@ class FakeHeatPlugin(FakeClientPlugin):
     def get_heat_cfn_url(self) -> str:
         return self.cfn_url
 
+    def get_cfn_metadata_server_url(self) -> str:
+        return self.cfn_url + "/"
+
     def get_insecure_option(self) -> bool:
         return False
+
+
+class _FakeHeatStacks:
+    """python-heatclient's ``stacks`` manager, in memory."""
+
+    def __init__(self) -> None:
+        self.stacks: dict[str, types.SimpleNamespace] = {}
+        self.validated: list[dict[str, Any]] = []
+
+    def _set(self, stack: Any, action: str, status: str = "COMPLETE") -> None:
+        stack.action, stack.status = action, status
+        stack.stack_status = f"{action}_{status}"
+        stack.stack_status_reason = f"Stack {action} completed successfully"
+
+    def validate(self, **args: Any) -> dict[str, Any]:
+        self.validated.append(args)
+        return {"Parameters": {}}
+
+    def create(self, **args: Any) -> dict[str, Any]:
+        stack = types.SimpleNamespace(
+            id=uuid.uuid4().hex,
+            stack_name=args["stack_name"],
+            args=args,
+            outputs=[],
+        )
+        self._set(stack, "CREATE")
+        self.stacks[stack.id] = stack
+        return {"stack": {"id": stack.id}}
+
+    def get(self, stack_id: str) -> Any:
+        if stack_id not in self.stacks:
+            raise exception.EntityNotFound(entity="Stack", name=stack_id)
+        return self.stacks[stack_id]
+
+    def update(self, stack_id: str, **args: Any) -> None:
+        stack = self.get(stack_id)
+        stack.args = args
+        self._set(stack, "UPDATE")
+
+    def delete(self, stack_id: str) -> None:
+        self._set(self.get(stack_id), "DELETE")
+
+
+class FakeHeatClient:
+    """The parts of python-heatclient resources use."""
+
+    def __init__(self) -> None:
+        self.stacks = _FakeHeatStacks()
+        self.actions = types.SimpleNamespace(
+            suspend=lambda stack_id: self.stacks._set(
+                self.stacks.get(stack_id), "SUSPEND"
+            ),
+            resume=lambda stack_id: self.stacks._set(
+                self.stacks.get(stack_id), "RESUME"
+            ),
+            check=lambda stack_id: self.stacks._set(
+                self.stacks.get(stack_id), "CHECK"
+            ),
+        )
 
 
 class FakeNovaPlugin(FakeClientPlugin):

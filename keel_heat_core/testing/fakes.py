@@ -229,11 +229,22 @@ class FakeTemplate:
         self.files = dict(files or {})
 
     def get_section_name(self, section: str) -> str:
-        if self.family == "hot":
+        """HOT spells the CFN section names in snake case."""
+        if self.family != "hot":
             return section
-        return (
-            section.capitalize() if section != "resources" else ("Resources")
-        )
+        return _HOT_SECTIONS.get(section, section)
+
+
+_HOT_SECTIONS = {
+    "Properties": "properties",
+    "Metadata": "metadata",
+    "Resources": "resources",
+    "Outputs": "outputs",
+    "Parameters": "parameters",
+    "DeletionPolicy": "deletion_policy",
+    "UpdatePolicy": "update_policy",
+    "DependsOn": "depends_on",
+}
 
 
 class FakeStack:

@@ -77,6 +77,8 @@ class Outcome:
     resources: dict[str, dict[str, str]] = field(default_factory=dict)
     #: the validate-template body (template-validate runs only)
     result: dict[str, Any] | None = None
+    #: the message heat-api shows after the RPC round trip
+    api_message: str | None = None
 
 
 class RuntimeView:
@@ -236,7 +238,13 @@ class StackDouble:
         try:
             self._validate(doc, env_dict)
         except Exception as err:  # reported like Heat's API would
-            return Outcome(False, "validate", type(err).__name__, str(err))
+            return Outcome(
+                False,
+                "validate",
+                type(err).__name__,
+                str(err),
+                api_message=remote_message(err),
+            )
         if not self.strict:
             result = validation.template_validate_result(
                 self.defn, self.env, self.params
@@ -368,6 +376,10 @@ class StackDouble:
                     "status": "CREATE_FAILED",
                     "status_reason": _reason(err),
                 }
+                # A failed create still has action CREATE: its attributes
+                # stay readable, as in Heat.
+                instance.action, instance.status = "CREATE", "FAILED"
+                self.view.resources[name] = instance
                 continue
             instance.action, instance.status = "CREATE", "COMPLETE"
             self.view.resources[name] = instance
@@ -386,6 +398,18 @@ class StackDouble:
             stack_status_reason=reason,
             resources=states,
         )
+
+
+def remote_message(err: Exception) -> str | None:
+    """The text heat-api shows: oslo.messaging rebuilds the exception from
+    its class and keyword arguments (which doubles ``": "`` in path
+    errors); Python errors have no message."""
+    if not isinstance(err, exception.HeatException):
+        return None
+    try:
+        return str(type(err)(**err.kwargs))
+    except TypeError:
+        return str(err)
 
 
 def _reason(err: Exception) -> str:

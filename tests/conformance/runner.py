@@ -150,6 +150,14 @@ def _compare_error(expect: dict[str, Any], got: Outcome) -> list[str]:
         problems.append(
             f"error_type: {expect.get('error_type')} != {got.error_type}"
         )
+    api = expect.get("api_body", {}).get("error", {}).get("message")
+    if got.stage == "validate" and not _same_message(
+        api or "", got.api_message or ""
+    ):
+        problems.append(
+            f"api_body.error.message:\n    expected {api!r}\n"
+            f"    got      {got.api_message!r}"
+        )
     message = expect.get("error_message", "")
     if not _same_message(message, got.error_message or ""):
         problems.append(

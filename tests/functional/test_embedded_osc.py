@@ -88,8 +88,10 @@ def test_build_info(server):
     info = json.loads(
         openstack(server, "orchestration", "build", "info", "-f", "json")
     )
-    assert set(info) == {"api", "engine"}
+    # The embedded user is an admin, so the installed packs are listed too.
+    assert set(info) == {"api", "engine", "packs"}
     assert "revision" in info["api"]
+    assert "keel-heat-pack-heat" in json.dumps(info["packs"])
 
 
 def test_template_version_list(server):

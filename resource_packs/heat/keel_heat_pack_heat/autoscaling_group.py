@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import time
-import uuid
 from typing import Any
 
 from keel_heat_core import plugin_api as api
-from keel_heat_core.plugin_api.physical_name import short_id
-from keel_heat_core.plugin_api.stack_resource import StackResource
-from keel_heat_pack_heat import rolling_update, scaling
+from keel_heat_pack_heat import scaling
 from keel_heat_pack_heat.batching import BatchSeries
+from keel_heat_pack_heat.group_base import ScalingGroupBase
 
 Schema = api.properties.Schema
-CHILD_TEMPLATE_VERSION = "2015-04-30"
-DEFAULT_ACTION_TIMEOUT = 3600
 
 
-def _new_member_name() -> str:
-    return short_id(uuid.uuid4())
-
-
-class AutoScalingResourceGroup(scaling.CooldownMixin, StackResource):
+class AutoScalingResourceGroup(ScalingGroupBase):
     """A group of identical resources whose size scaling policies change.
 
     The group starts with ``desired_capacity`` (or ``min_size``) members
@@ -166,26 +157,14 @@ class AutoScalingResourceGroup(scaling.CooldownMixin, StackResource):
                 message="DesiredCapacity must be between MinSize and MaxSize"
             )
 
-    def _members(self) -> list[tuple[str, Any]]:
-        identity = self.nested_identifier()
-        if identity is None:
-            return []
-        tmpl = self.rpc_client().get_template(self.context, identity) or {}
-        return list((tmpl.get("resources") or {}).items())
+    def _size_bounds(self) -> tuple[int, int]:
+        return self.properties[self.MIN_SIZE], self.properties[self.MAX_SIZE]
 
-    def get_size(self) -> int:
-        """The current number of members."""
-        return len(self._members())
+    def _cooldown_value(self) -> Any:
+        return self.properties[self.COOLDOWN]
 
     def _member_definition(self) -> dict[str, Any]:
         return dict(self.properties[self.RESOURCE])
-
-    def _referenced_attrs(self) -> list[Any]:
-        lookup = getattr(self.stack, "referenced_attrs", None)
-        return list(lookup(self.name)) if callable(lookup) else []
-
-    def _output_name(self, *attr_path: Any) -> str:
-        return ", ".join(str(a) for a in attr_path)
 
     def _outputs_for(self, names: list[str]) -> dict[str, Any]:
         outputs: dict[str, Any] = {
@@ -206,32 +185,10 @@ class AutoScalingResourceGroup(scaling.CooldownMixin, StackResource):
                 }
         return outputs
 
-    def _create_template(
-        self, num_instances: int, num_replace: int = 0
-    ) -> dict[str, Any]:
-        members = list(
-            rolling_update.member_definitions(
-                self._members(),
-                self._member_definition(),
-                num_instances,
-                num_replace,
-                _new_member_name,
-                lambda name, defn: defn,
-            )
-        )
-        return {
-            "heat_template_version": CHILD_TEMPLATE_VERSION,
-            "resources": dict(members),
-            "outputs": self._outputs_for([n for n, _ in members]),
-        }
-
     def child_template(self) -> dict[str, Any]:
         desired = self.properties[self.DESIRED_CAPACITY]
         size = desired if desired else self.properties[self.MIN_SIZE]
         return self._create_template(size)
-
-    def child_params(self) -> dict[str, Any]:
-        return {}
 
     # -- create and update -------------------------------------------------
 
@@ -247,60 +204,6 @@ class AutoScalingResourceGroup(scaling.CooldownMixin, StackResource):
             )
         return done
 
-    def _get_new_capacity(
-        self,
-        capacity: int,
-        adjustment: float,
-        adjustment_type: str = scaling.EXACT_CAPACITY,
-        min_adjustment_step: int | None = None,
-    ) -> int:
-        return scaling.calculate_new_capacity(
-            capacity,
-            adjustment,
-            adjustment_type,
-            min_adjustment_step,
-            self.properties[self.MIN_SIZE],
-            self.properties[self.MAX_SIZE],
-        )
-
-    def _update_timeout(self, batch_cnt: int, pause_sec: float) -> float:
-        total = self.stack.timeout_secs() or DEFAULT_ACTION_TIMEOUT
-        pauses = pause_sec * max(batch_cnt - 1, 0)
-        if pauses >= total:
-            raise ValueError(
-                "The current update policy will result in stack update "
-                "timeout."
-            )
-        return total - pauses
-
-    def _rolling_series(self, series: BatchSeries) -> None:
-        policy = self.properties[self.ROLLING_UPDATES]
-        capacity = self.get_size()
-        batches = []
-        efft_capacity, updated = capacity, 0
-        while rolling_update.needs_update(capacity, efft_capacity, updated):
-            batch = rolling_update.next_batch(
-                capacity,
-                efft_capacity,
-                updated,
-                policy[self.MAX_BATCH_SIZE],
-                policy[self.MIN_IN_SERVICE],
-            )
-            batches.append(batch)
-            efft_capacity, num_updates = batch
-            updated += num_updates
-        series.timeout_mins = (
-            self._update_timeout(len(batches), policy[self.PAUSE_TIME]) / 60
-        )
-        for index, (total, num_new) in enumerate(batches):
-
-            def make(total: int = total, num_new: int = num_new) -> Any:
-                return self._create_template(total, num_new)
-
-            series.add_change(make)
-            if index < len(batches) - 1:
-                series.add_pause(policy[self.PAUSE_TIME])
-
     def handle_update(
         self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any
     ) -> BatchSeries:
@@ -309,97 +212,20 @@ class AutoScalingResourceGroup(scaling.CooldownMixin, StackResource):
         )
         series = BatchSeries(self, self.stack.timeout_mins)
         if prop_diff and self.RESOURCE in prop_diff:
-            self._rolling_series(series)
+            policy = self.properties[self.ROLLING_UPDATES]
+            self._rolling_series(
+                series,
+                policy[self.MIN_IN_SERVICE],
+                policy[self.MAX_BATCH_SIZE],
+                policy[self.PAUSE_TIME],
+            )
         capacity = self.get_size()
         desired = self.properties[self.DESIRED_CAPACITY] or capacity
         new_capacity = self._get_new_capacity(capacity, desired)
         series.add_change(lambda: self._create_template(new_capacity))
         return series
 
-    def check_update_complete(self, cookie: Any = None) -> bool:
-        return bool(cookie.step())
-
     # -- scaling -----------------------------------------------------------
-
-    def resize(self, new_capacity: int) -> None:
-        """Resize the child stack now and wait for it (signal thread)."""
-        cookie = self.update_with_template(
-            self._create_template(new_capacity), {}
-        )
-        deadline = time.monotonic() + (
-            self.stack.timeout_secs() or DEFAULT_ACTION_TIMEOUT
-        )
-        while not self._check_status_complete(self.UPDATE, cookie):
-            if time.monotonic() > deadline:
-                raise api.exception.Error(
-                    f"Resizing group {self.name} timed out"
-                )
-            time.sleep(1)
-
-    def _notify(self, suffix: str, **payload: Any) -> None:
-        send = getattr(self.stack, "send_notification", None)
-        if callable(send):
-            send(f"orchestration.autoscaling.{suffix}", payload)
-
-    def adjust(
-        self,
-        adjustment: float,
-        adjustment_type: str = scaling.CHANGE_IN_CAPACITY,
-        min_adjustment_step: int | None = None,
-        is_update: bool = False,
-    ) -> bool:
-        """Change the size; True when it changed.
-
-        :raises NoActionRequired: when the group is not COMPLETE, the size
-            would not change, or the cooldown forbids scaling.
-        """
-        if self.status != self.COMPLETE:
-            raise api.exception.NoActionRequired(
-                f"{self.name} is not COMPLETE"
-            )
-        capacity = self.get_size()
-        new_capacity = self._get_new_capacity(
-            capacity, adjustment, adjustment_type, min_adjustment_step
-        )
-        if new_capacity == capacity:
-            raise api.exception.NoActionRequired(
-                f"{self.name}: no change in capacity"
-            )
-        if not is_update:
-            self._check_scaling_allowed(self.properties[self.COOLDOWN])
-        group = self.get_reference_id()
-        payload = {
-            "adjustment": adjustment,
-            "adjustment_type": adjustment_type,
-            "capacity": capacity,
-            "groupname": group,
-        }
-        changed = False
-        try:
-            self._notify(
-                "start", message=f"Start resizing the group {group}", **payload
-            )
-            try:
-                self.resize(new_capacity)
-            except Exception as exc:
-                self._notify("error", **{**payload, "message": str(exc)})
-                raise
-            changed = True
-            self._notify(
-                "end",
-                **{
-                    **payload,
-                    "capacity": new_capacity,
-                    "message": f"End resizing the group {group}",
-                },
-            )
-        finally:
-            self._finished_scaling(
-                self.properties[self.COOLDOWN],
-                f"{adjustment_type} : {adjustment}",
-                size_changed=changed,
-            )
-        return changed
 
     # -- attributes --------------------------------------------------------
 
@@ -426,8 +252,3 @@ class AutoScalingResourceGroup(scaling.CooldownMixin, StackResource):
         if member is not None:
             return output[member]
         return output
-
-    def FnGetAtt(self, key: str, *path: Any) -> Any:  # noqa: N802 - Heat
-        if self.action == self.INIT:
-            return None
-        return self.get_attribute(key, *path)

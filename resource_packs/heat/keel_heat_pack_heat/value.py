@@ -2,59 +2,30 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from keel_heat_core import plugin_api as api
 
 Schema = api.properties.Schema
 
-_BOOLEAN_TEXTS = frozenset(
-    {"true", "false", "1", "0", "t", "f", "yes", "no", "y", "n", "on", "off"}
-)
-
-VALUE_TYPES = ("string", "number", "comma_delimited_list", "json", "boolean")
-
-
-def _type_error(value: Any, value_type: str) -> str | None:
-    """Why ``value`` is not of the parameter type, or None when it is."""
-    if value_type == "string":
-        if isinstance(value, dict | list):
-            return f"Value must be a string; got {value!r}"
-    elif value_type == "number":
-        try:
-            float(value)
-        except (TypeError, ValueError):
-            return f"Value '{value}' is not a number"
-        if isinstance(value, bool):
-            return f"Value '{value}' is not a number"
-    elif value_type == "comma_delimited_list":
-        if not isinstance(value, list | str):
-            return f"Value must be a comma-delimited list string: {value}"
-    elif value_type == "json":
-        if isinstance(value, str):
-            try:
-                json.loads(value)
-            except ValueError as exc:
-                return f"Value must be valid JSON: {exc}"
-        elif not isinstance(value, dict | list):
-            return f"Value must be valid JSON: {value}"
-    elif (
-        value_type == "boolean"
-        and not isinstance(value, bool)
-        and str(value).lower() not in _BOOLEAN_TEXTS
-    ):
-        return f"Unrecognized value '{value}'"
-    return None
+#: HOT parameter type -> the property type the value is converted to.
+VALUE_TYPES = {
+    "string": Schema.STRING,
+    "number": Schema.NUMBER,
+    "comma_delimited_list": Schema.LIST,
+    "json": Schema.MAP,
+    "boolean": Schema.BOOLEAN,
+}
 
 
 class Value(api.Resource):
     """Holds a value computed in the template, as its ``value`` attribute.
 
     Handy to compute something once (from parameters, other resources'
-    attributes, functions) and use it in several places.  ``type``, when
-    given, checks the value as a parameter of that type would be checked.
-    Updates never replace the resource.
+    attributes, functions) and use it in several places.  With ``type``
+    the value is checked and converted as a property of that type
+    (``json`` is a map, ``comma_delimited_list`` a list).  Updates never
+    replace the resource.
     """
 
     support_status = api.SupportStatus(version="7.0.0")
@@ -81,17 +52,25 @@ class Value(api.Resource):
         VALUE_ATTR: api.attributes.Schema("The value of the value property."),
     }
 
-    def validate(self) -> None:
-        super().validate()
-        value_type = self.properties[self.TYPE]
-        if value_type is None:
+    def __init__(self, name: str, definition: Any, stack: Any) -> None:
+        super().__init__(name, definition, stack)
+        self._apply_value_type()
+
+    def _apply_value_type(self) -> None:
+        """Give the value property the schema of the declared type."""
+        kind = VALUE_TYPES.get(self.properties.get(self.TYPE) or "")
+        if kind is None:
             return
-        problem = _type_error(self.properties[self.VALUE], value_type)
-        if problem is not None:
-            raise api.exception.StackValidationFailed(
-                path=["resources", self.name, "properties", self.VALUE],
-                message=problem,
-            )
+        self.properties.props[self.VALUE] = api.properties.Property(
+            Schema(
+                kind,
+                "The value to expose.",
+                required=True,
+                update_allowed=True,
+            ),
+            self.VALUE,
+            self.context,
+        )
 
     def handle_create(self) -> None:
         self.resource_id_set(self.physical_resource_name())
@@ -103,6 +82,7 @@ class Value(api.Resource):
         self.properties = json_snippet.properties(
             self.properties_schema, self.context
         )
+        self._apply_value_type()
 
     def _resolve_attribute(self, name: str) -> Any:
         if name == self.VALUE_ATTR:

@@ -134,7 +134,7 @@ def test_random_string_bad_class(resource_driver):
     with pytest.raises(exception.StackValidationFailed) as err:
         res.validate()
     assert str(err.value) == (
-        "Property error: Properties.character_classes[0].class: "
+        "Property error: resources.r.properties.character_classes[0].class: "
         '"emoji" is not an allowed value ["lettersdigits", "letters", '
         '"lowercase", "uppercase", "digits", "hexdigits", "octdigits"]'
     )
@@ -150,14 +150,42 @@ def test_value_exposes_value_and_updates_in_place(resource_driver):
     assert res.get_attribute("value") == "x"
 
 
-def test_value_type_checked(resource_driver):
+@pytest.mark.parametrize(
+    ("value_type", "value", "converted"),
+    [
+        ("number", "4", 4),
+        ("string", 4, "4"),
+        ("boolean", "true", True),
+        ("json", {"a": 1}, {"a": 1}),
+        ("comma_delimited_list", ["a", "b"], ["a", "b"]),
+    ],
+)
+def test_value_type_converts(resource_driver, value_type, value, converted):
     res = resource_driver.resource(
-        "v", Value, {"value": "abc", "type": "number"}
+        "v", Value, {"value": value, "type": value_type}
     )
-    with pytest.raises(exception.StackValidationFailed):
+    resource_driver.create(res)
+    assert res.FnGetAtt("value") == converted
+
+
+@pytest.mark.parametrize(
+    ("value_type", "value", "message"),
+    [
+        ("number", "abc", "could not convert string to float: 'abc'"),
+        ("json", "x", '"x" is not a map'),
+        ("comma_delimited_list", "a,b", "\"'a,b'\" is not a list"),
+        ("boolean", "maybe", '"maybe" is not a valid boolean'),
+    ],
+)
+def test_value_type_checked(resource_driver, value_type, value, message):
+    res = resource_driver.resource(
+        "v", Value, {"value": value, "type": value_type}
+    )
+    with pytest.raises(exception.StackValidationFailed) as err:
         res.validate()
-    ok = resource_driver.resource("w", Value, {"value": "4", "type": "number"})
-    ok.validate()
+    assert str(err.value) == (
+        f"Property error: resources.v.properties.value: {message}"
+    )
 
 
 def test_value_requires_value(resource_driver):
@@ -165,5 +193,5 @@ def test_value_requires_value(resource_driver):
     with pytest.raises(exception.StackValidationFailed) as err:
         res.validate()
     assert str(err.value) == (
-        "Property error: Properties: Property value not assigned"
+        "Property error: resources.v.properties: Property value not assigned"
     )

@@ -263,3 +263,22 @@ def test_delete_and_suspend(resource_driver, engine_rpc):
 )
 def test_batches(targ, curr, size, min_in, expected):
     assert list(rolling_update.batches(targ, curr, size, min_in)) == expected
+
+
+def test_nested_validation(resource_driver):
+    seen = []
+
+    def validate_child_stack(name, template, params, files):
+        seen.append((name, template))
+        raise ValueError("bad member")
+
+    resource_driver.stack.validate_child_stack = validate_child_stack
+    group = _group(resource_driver, count=2)
+    with pytest.raises(exception.StackValidationFailed) as err:
+        group.validate()
+    assert str(err.value) == "Failed to validate: bad member"
+    name, template = seen[0]
+    assert name == "test_stack-group"
+    assert list(template["resources"]) == ["0"]
+    empty = _group(resource_driver, count=0)
+    empty.validate()  # a zero count is not checked

@@ -130,7 +130,7 @@ def test_deletion_policy_validation(driver):
     with pytest.raises(exception.StackValidationFailed) as err:
         res.validate()
     assert str(err.value) == (
-        'DeletionPolicy: "Snapshot" deletion policy not supported'
+        'resources.t.deletion_policy: "Snapshot" deletion policy not supported'
     )
     res = driver.resource("u", Thing, deletion_policy="Bogus")
     with pytest.raises(exception.StackValidationFailed, match="Invalid"):
@@ -177,3 +177,35 @@ def test_verify_check_conditions(driver):
     assert str(err.value) == (
         "'a': expected 'x', got 'z'; 'b': expected '1', got '2'"
     )
+
+
+def test_validation_errors_carry_the_resource_path(driver):
+    res = driver.resource("r", Thing, {"bogus": 1})
+    with pytest.raises(exception.StackValidationFailed) as err:
+        res.validate()
+    assert str(err.value) == (
+        "Property error: resources.r.properties: Unknown Property bogus"
+    )
+    driver.stack.t.family = "cfn"
+    res = driver.resource("r", Thing, {"size": "x"})
+    with pytest.raises(exception.StackValidationFailed) as err:
+        res.validate()
+    assert str(err.value) == (
+        "Property error: Resources.r.Properties.size: "
+        "Value 'x' is not an integer"
+    )
+
+
+def test_signal_event_reason():
+    from keel_heat_core.plugin_api.lifecycle import signal_event_reason
+
+    assert signal_event_reason(None, "done") == "Signal: done"
+    assert signal_event_reason(None, None) == "No signal details provided"
+    assert signal_event_reason("text", None) == "text"
+    assert (
+        signal_event_reason(
+            {"previous": "ok", "current": "alarm", "reason": "cpu"}, None
+        )
+        == "alarm state changed from ok to alarm (cpu)"
+    )
+    assert signal_event_reason({"a": 1}, None) == "Unknown"

@@ -252,3 +252,39 @@ resources:
     again = stack(text, {"p": "x"}).resource_definitions()["b"]
     assert again == defn.resource_definitions()["b"]
     assert again != defn.resource_definitions()["a"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "heat_template_version: 2021-04-16\nresources:\n"
+        "  a: {type: OS::Heat::None, properties: {x: {get_param: p}}}\n",
+        "AWSTemplateFormatVersion: 2010-09-09\nResources:\n"
+        "  a: {Type: OS::Heat::None, Properties: {x: {Ref: p}}}\n",
+    ],
+)
+def test_add_and_remove_resource(text: str) -> None:
+    source = stack(text, {"p": "v"})
+    defn = source.resource_definitions()["a"]
+    target = versions.load(template_format.parse(text.split("\n")[0]))
+    target.add_resource(defn)
+    copied = StackDefinition(target, {"p": "v"}).resource_definitions()["a"]
+    assert copied == defn
+    assert copied.properties_data() == {"x": "v"}
+    target.remove_resource("a")
+    assert StackDefinition(target, {}).resource_definitions() == {}
+
+
+def test_update_policy_with_and_without_schema() -> None:
+    defn = stack(
+        "heat_template_version: 2021-04-16\nresources:\n"
+        "  a: {type: OS::Heat::None,\n"
+        "      update_policy: {batch: {get_param: n}}}\n",
+        {"n": 2},
+    ).resource_definitions()["a"]
+    assert defn.update_policy() == {"batch": 2}
+    assert defn.update_policy_data() == {"batch": 2}
+    from keel_heat_core.plugin_api import properties
+
+    schema = {"batch": properties.Schema(properties.Schema.INTEGER)}
+    assert defn.update_policy(schema)["batch"] == 2

@@ -18,10 +18,11 @@ plain = st.text(
     alphabet=st.characters(blacklist_characters=KEY_CHARS), max_size=12
 )
 scalars = st.one_of(plain, st.integers(-5, 5), st.booleans(), st.none())
-settings.register_profile("keel", max_examples=60, deadline=None)
-settings.load_profile("keel")
+#: Applied to each test (not a global profile: other suites keep theirs).
+QUICK = settings(max_examples=60, deadline=None)
 
 
+@QUICK
 @given(
     template=st.text(alphabet=KEY_CHARS + "ab ", max_size=20),
     params=st.dictionaries(
@@ -39,6 +40,7 @@ def test_str_replace_single_char_keys(
     assert result == "".join(params.get(c, c) for c in template)
 
 
+@QUICK
 @given(
     template=plain,
     params=st.dictionaries(st.sampled_from(list(KEY_CHARS)), plain),
@@ -59,6 +61,7 @@ def test_str_replace_strict_reports_missing_keys(
     )
 
 
+@QUICK
 @given(
     value=st.one_of(
         st.just(""), st.none(), st.just([]), st.just({}), st.text(min_size=1)
@@ -75,6 +78,7 @@ def test_str_replace_vstrict_refuses_empty_values(value: Any) -> None:
         assert evaluate(snippet) == "x" + value
 
 
+@QUICK
 @given(
     delim=st.text(max_size=3),
     lists=st.lists(
@@ -91,6 +95,7 @@ def test_list_join_joins_every_list(
     assert result == delim.join(items)
 
 
+@QUICK
 @given(
     maps=st.lists(
         st.one_of(st.none(), st.dictionaries(plain, scalars, max_size=4)),
@@ -104,6 +109,7 @@ def test_map_merge_later_maps_win(maps: list[dict[str, Any] | None]) -> None:
     assert evaluate({"map_merge": maps}) == expected
 
 
+@QUICK
 @given(
     source=st.dictionaries(st.sampled_from("abcdef"), st.integers(0, 3)),
     values=st.dictionaries(st.integers(0, 3), st.integers(10, 13)),
@@ -115,6 +121,7 @@ def test_map_replace_values(
     assert result == {k: values.get(v, v) for k, v in source.items()}
 
 
+@QUICK
 @given(source=st.dictionaries(st.sampled_from("abc"), st.integers()))
 def test_map_replace_keys_renames(source: dict[str, int]) -> None:
     renames = {k: k.upper() for k in source}
@@ -122,6 +129,7 @@ def test_map_replace_keys_renames(source: dict[str, int]) -> None:
     assert result == {k.upper(): v for k, v in source.items()}
 
 
+@QUICK
 @given(
     for_each=st.dictionaries(
         st.sampled_from(["%a%", "%b%", "%c%"]),
@@ -157,6 +165,7 @@ def test_repeat_sizes(
         assert len(result) == functools.reduce(lambda a, b: a * b, lengths, 1)
 
 
+@QUICK
 @given(
     items=st.lists(
         st.text(alphabet="abc", max_size=4), min_size=1, max_size=5
@@ -170,6 +179,7 @@ def test_str_split_inverts_join(items: list[str], delim: str) -> None:
         assert evaluate({"str_split": [delim, text, index]}) == items[index]
 
 
+@QUICK
 @given(
     lists=st.lists(
         st.one_of(st.none(), st.lists(scalars, max_size=4)), max_size=4
@@ -208,6 +218,7 @@ def condition_expressions(draw: Any) -> tuple[Any, bool]:
     return _expr(draw, 3)
 
 
+@QUICK
 @given(expr=condition_expressions())
 def test_condition_functions(expr: tuple[Any, bool]) -> None:
     definition, expected = expr
