@@ -53,28 +53,27 @@ _FAULT = re.compile(
     r'"message": "(?P<message>(?:[^"\\]|\\.)*)"',
     re.DOTALL,
 )
-_REQUEST = re.compile(r"\[(?:GET|POST|PUT|PATCH|DELETE|HEAD) [^\]]+\]")
 
 
 def readable(text: str) -> str:
     """Return a failure line without colours, a Heat fault made short.
 
     A Heat error body (``{"code", "title", "explanation", "error": {"type",
-    "message"}}``, possibly JSON-escaped inside a client's message) becomes
-    ``[METHOD url] HTTP code Type: message``.
+    "message"}}``, possibly JSON-escaped inside a client's message) is
+    replaced by ``HTTP code Type: message``; the text before it stays.
 
     :param text: the first line of a failure.
     """
-    text = _ANSI.sub("", text).strip()
+    text = " ".join(_ANSI.sub("", text).split())
     unescaped = text.replace('\\"', '"')
     fault = _FAULT.search(unescaped)
     if fault is None:
         return text
-    request = _REQUEST.search(unescaped)
+    before = unescaped[: unescaped.find("{")].strip()
+    before = before.removesuffix('"').strip()
     message = fault["message"].replace("\\\\", "\\")
-    return (
-        f"{request.group(0)} " if request else ""
-    ) + f"HTTP {fault['code']} {fault['type']}: {message}"
+    short = f"HTTP {fault['code']} {fault['type']}: {message}"
+    return f"{before} {short}" if before else short
 
 
 def cause_of(reason: str) -> str:
@@ -94,10 +93,12 @@ def cause_of(reason: str) -> str:
 
 
 def exception_line(traceback: str) -> str:
-    """Return the first line of the exception a Python traceback ends with.
+    """Return the exception a Python traceback ends with, on one line.
 
     That is the first unindented line after the last ``File ...`` frame;
-    text without frames gives its first non-empty line.
+    when it ends with a colon (gabbi's "response:"), the lines after it
+    (the response body) are joined to it. Text without frames gives its
+    first non-empty line.
 
     :param traceback: a formatted traceback or any failure text.
     """
@@ -107,9 +108,12 @@ def exception_line(traceback: str) -> str:
         if line.startswith("  File "):
             last_frame = index
     if last_frame >= 0:
-        for line in lines[last_frame + 1 :]:
+        for index in range(last_frame + 1, len(lines)):
+            line = lines[index]
             if line.strip() and not line.startswith(" "):
-                return line.strip()
+                if line.rstrip().endswith(":"):
+                    line = " ".join(lines[index:])
+                return " ".join(line.split())[:2000]
     for line in lines:
         if line.strip():
             return line.strip()

@@ -17,14 +17,10 @@ import testtools
 
 def _text(content):
     try:
-        return "".join(
-            chunk.decode("utf-8", "replace")
-            if isinstance(chunk, bytes)
-            else chunk
-            for chunk in content.iter_bytes()
-        )
+        raw = b"".join(bytes(chunk) for chunk in content.iter_bytes())
     except Exception as exc:  # a detail we cannot read is still a result
         return f"<unreadable detail: {exc}>"
+    return raw.decode("utf-8", "replace")
 
 
 def _emit(test):

@@ -118,8 +118,36 @@ def test_readable_shortens_a_heat_fault_inside_a_go_message() -> None:
         'could not be found.\\"}}"\x1b[0m'
     )
     assert readable(line) == (
-        "[POST http://h/v1/p/stacks] HTTP 400 StackValidationFailed: "
+        "Failure in orchestration.go, line 73: unexpected error "
+        '"Bad request with: [POST http://h/v1/p/stacks], error message: '
+        "HTTP 400 StackValidationFailed: "
         "The Resource Type (OS::Neutron::SecurityGroup) could not be found."
+    )
+
+
+GABBI = """\
+Traceback (most recent call last):
+  File "/x/gabbi/case.py", line 747, in assert_in_or_print_output
+    self.fail(msg)
+AssertionError: '400' not found in ['200'], response:
+{
+  "code": 400,
+  "title": "Bad Request",
+  "explanation": "The server could not comply.",
+  "error": {
+    "type": "NotSupported",
+    "traceback": null,
+    "message": "The engine call list_template_functions is not supported."
+  }
+}
+"""
+
+
+def test_gabbi_status_failures_keep_the_response_body() -> None:
+    assert readable(exception_line(GABBI)) == (
+        "AssertionError: '400' not found in ['200'], response: "
+        "HTTP 400 NotSupported: "
+        "The engine call list_template_functions is not supported."
     )
 
 
