@@ -20,6 +20,8 @@ from keel_heat_core.service.signals import ResourceSignals
 from keel_heat_core.service.software import SoftwareService
 from keel_heat_core.service.stack_api import StackAPI
 from keel_heat_core.service.stack_reads import StackReads
+from keel_heat_core.service.type_discovery import ResourceTypes
+from keel_heat_core.service.validate_preview import ValidatePreview
 from keel_heat_core.template import versions
 
 REVISION = "keel-heat"
@@ -42,6 +44,8 @@ class EngineEndpoint:
         self._reads = StackReads(api)
         self._software = SoftwareService(api.db, api.conf)
         self._signals = ResourceSignals(api)
+        self._types = ResourceTypes(api.conf)
+        self._checks = ValidatePreview(api, self._types)
 
     # -- stacks --------------------------------------------------------------
 
@@ -60,7 +64,7 @@ class EngineEndpoint:
         return self._reads.show_stack(ctxt, stack_identity, resolve_outputs)
 
     def preview_stack(self, ctxt: Any, stack_name: str, **kwargs: Any) -> Any:
-        raise _later("preview_stack")
+        return self._checks.preview_stack(ctxt, stack_name, **kwargs)
 
     def create_stack(
         self,
@@ -112,12 +116,14 @@ class EngineEndpoint:
     def preview_update_stack(
         self, ctxt: Any, stack_identity: Any, **kwargs: Any
     ) -> Any:
-        raise _later("preview_update_stack")
+        return self._checks.preview_update_stack(
+            ctxt, stack_identity, **kwargs
+        )
 
     def validate_template(
         self, ctxt: Any, template: Any, **kwargs: Any
     ) -> Any:
-        raise _later("validate_template")
+        return self._checks.validate_template(ctxt, template, **kwargs)
 
     def authenticated_to_backend(self, ctxt: Any) -> bool:
         return True
@@ -180,7 +186,7 @@ class EngineEndpoint:
     # -- resource types and templates --------------------------------------
 
     def list_resource_types(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("list_resource_types")
+        return self._types.list_resource_types(ctxt, **kwargs)
 
     def list_template_versions(self, ctxt: Any) -> Any:
         return versions.list_versions()
@@ -191,15 +197,17 @@ class EngineEndpoint:
         template_version: str,
         with_condition: bool = False,
     ) -> Any:
-        raise _later("list_template_functions")
+        return self._types.list_template_functions(
+            ctxt, template_version, with_condition
+        )
 
     def resource_schema(self, ctxt: Any, type_name: str, **kwargs: Any) -> Any:
-        raise _later("resource_schema")
+        return self._types.resource_schema(ctxt, type_name, **kwargs)
 
     def generate_template(
         self, ctxt: Any, type_name: str, template_type: str = "cfn"
     ) -> Any:
-        raise _later("generate_template")
+        return self._types.generate_template(ctxt, type_name, template_type)
 
     # -- resources and events ----------------------------------------------
 
@@ -222,7 +230,7 @@ class EngineEndpoint:
     def find_physical_resource(
         self, ctxt: Any, physical_resource_id: str
     ) -> Any:
-        raise _later("find_physical_resource")
+        return self._checks.find_physical_resource(ctxt, physical_resource_id)
 
     def describe_stack_resources(
         self, ctxt: Any, stack_identity: Any, resource_name: str | None
