@@ -29,7 +29,7 @@ from typing import Any
 from oslo_config import cfg
 
 from keel_heat_core import exception
-from keel_heat_core.plugin_api import schema_views
+from keel_heat_core.plugin_api import schema_views, support
 from keel_heat_core.policies.enforcer import Enforcer, PolicyDenied
 from keel_heat_core.template import environment as env_mod
 from keel_heat_core.template import registry as reg
@@ -55,8 +55,9 @@ class ServiceAvailability:
     """Whether the service behind a resource type can be used.
 
     A type without ``default_client_name`` (or with the ``heat`` client
-    of the orchestration service itself) is always available.  Otherwise its client plugin (``keel_heat.clients`` entry
-    point of that name) must be installed and its ``is_available(context)``
+    of the orchestration service itself) is always available.  Otherwise
+    its client plugin (``keel_heat.clients`` entry point of that name)
+    must be installed and its ``is_available(context)``
     true (by default: one of its service types is in the caller's
     catalog).
 
@@ -206,7 +207,7 @@ class ResourceTypes:
             LOG.exception("Resource type %s failed to load", type_name)
             raise exception.InvalidGlobalResource(type_name=type_name) from exc
 
-    # -- engine API -------------------------------------------------------------
+    # -- engine API -----------------------------------------------------------
 
     def list_resource_types(
         self,
@@ -279,7 +280,7 @@ class ResourceTypes:
 class _TemplateType:
     """A type implemented by a template in the global environment."""
 
-    support_status = schema_views.support.SupportStatus()
+    support_status = support.SupportStatus()
     properties_schema: dict[str, Any] = {}
     attributes_schema: dict[str, Any] = {}
     default_client_name = None

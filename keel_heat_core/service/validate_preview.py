@@ -210,16 +210,27 @@ def _description(res: Any) -> str:
     return str(getattr(rdefn, "description", "") or "")
 
 
+def _attribute(res: Any, name: str) -> Any:
+    try:
+        return res._resolve_any_attribute(name)
+    except Exception:  # Heat shows an unresolvable attribute as None
+        return None
+
+
+def _property(res: Any, name: str) -> Any:
+    try:
+        return res.properties[name]
+    except Exception:  # Heat shows an unresolvable property as None
+        return None
+
+
 def _attributes(res: Any) -> dict[str, Any]:
     names = [n for n in res.attributes if n != "show"]
-    return {n: _safe(lambda n=n: res._resolve_any_attribute(n)) for n in names}
+    return {n: _attribute(res, n) for n in names}
 
 
 def _properties(res: Any) -> dict[str, Any]:
-    return {
-        name: _safe(lambda name=name: res.properties[name])
-        for name in res.properties_schema
-    }
+    return {name: _property(res, name) for name in res.properties_schema}
 
 
 class ValidatePreview:
@@ -290,7 +301,7 @@ class ValidatePreview:
                 result["Environment"] = environment
         return result
 
-    # -- preview_stack ------------------------------------------------------------
+    # -- preview_stack --------------------------------------------------------
 
     def _parse(
         self,
@@ -384,7 +395,7 @@ class ValidatePreview:
         ]
         return out
 
-    # -- preview_update_stack --------------------------------------------------
+    # -- preview_update_stack -------------------------------------------------
 
     def preview_update_stack(
         self,
@@ -462,7 +473,7 @@ class ValidatePreview:
                 )
         return changes
 
-    # -- find_physical_resource ---------------------------------------------------
+    # -- find_physical_resource -----------------------------------------------
 
     def find_physical_resource(
         self, ctxt: Any, physical_resource_id: str
@@ -507,7 +518,8 @@ def _nested_parameters(preview: _Preview) -> dict[str, Any]:
         try:
             template = child()
             params = res.child_params()
-        except Exception:
+        except Exception:  # no child template to show
+            LOG.debug("No child template for %s", name, exc_info=True)
             continue
         files = dict(getattr(preview.stored.t, "files", {}) or {})
         stored = StoredTemplate(template, {"parameters": params}, files)

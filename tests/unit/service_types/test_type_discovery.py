@@ -17,11 +17,11 @@ from keel_heat_core import conf as keel_conf
 from keel_heat_core import exception
 from keel_heat_core.context import RequestContext
 from keel_heat_core.plugin_api import Resource, support
-from keel_heat_core.template import environment as env_mod
 from keel_heat_core.service.type_discovery import (
     ResourceTypes,
     ServiceAvailability,
 )
+from keel_heat_core.template import environment as env_mod
 
 DATA = json.loads(
     (pathlib.Path(__file__).parent / "resource_types_listed.json").read_text()
