@@ -265,11 +265,23 @@ class ResourceTypes:
     def list_template_functions(
         self, ctxt: Any, template_version: str, with_condition: bool = False
     ) -> list[dict[str, str]]:
-        """``{functions, description}`` of one template version.
+        """``{functions, description}`` of one template version (its
+        full name, ``heat_template_version.2021-04-16``, or, unlike Heat,
+        the bare ``2021-04-16``).
 
         :raises NotFound: ``Template with version <v> not found``.
         """
-        cls = versions.template_classes().get(template_version)
+        classes = versions.template_classes()
+        cls = classes.get(template_version)
+        if cls is None:
+            # keel-heat also accepts the bare date or alias of a version
+            # (``2021-04-16``) when exactly one version key has it
+            same = [
+                found
+                for name, found in classes.items()
+                if name.split(".", 1)[-1] == template_version
+            ]
+            cls = same[0] if len(same) == 1 else None
         if cls is None:
             raise exception.NotFound(
                 f"Template with version {template_version} not found"

@@ -243,7 +243,7 @@ def test_stack_create_dry_run(cloud, tmp_path):
     status, body = cloud.request(
         "POST",
         "/stacks/preview",
-        {"stack_name": "preview2", "template": yaml.safe_load(TEMPLATE)},
+        {"stack_name": "preview2", "template": TEMPLATE},
     )
     assert status == 200, body
     stack = body["stack"]

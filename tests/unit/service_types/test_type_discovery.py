@@ -174,6 +174,8 @@ def test_template_functions(types):
     assert {f["functions"] for f in with_cond} == {
         f["functions"] for f in data["with_condition"]
     }
+    assert types.list_template_functions(None, "2021-04-16") == got
+    assert types.list_template_functions(None, "wallaby") == got
     with pytest.raises(exception.NotFound) as err:
         types.list_template_functions(None, "heat_template_version.1999")
     assert str(err.value) == (
