@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 import logging
-import uuid
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -41,6 +41,8 @@ from keel_heat_core.template.protocols import PendingStackView
 from keel_heat_core.template.stack_definition import StackDefinition
 
 LOG = logging.getLogger(__name__)
+
+_STACK_NAME = re.compile(r"^[a-zA-Z][a-zA-Z0-9_.-]{0,254}$")
 
 #: error codes ``ignore_errors`` may name
 IGNORABLE_CODES = tuple(exception.ERROR_CODE_MAP)
@@ -314,10 +316,6 @@ class ValidatePreview:
         stack_id: str | None = None,
     ) -> _Preview:
         env = merged_environment(template, params, files, environment_files)
-        # the name, template and parameter checks of a create
-        self.api.parse(
-            ctxt, stack_name, template, env, files, str(uuid.uuid4())
-        )
         stored = StoredTemplate(
             template,
             env,
@@ -332,6 +330,14 @@ class ValidatePreview:
             stored.stack_definition(PendingStackView()),
             self.api.conf.max_resources_per_stack,
         )
+        if not _STACK_NAME.match(stack_name or ""):
+            raise exception.StackValidationFailed(
+                message=(
+                    f"Invalid stack name {stack_name} must contain only "
+                    'alphanumeric or "_-." characters, must start with '
+                    "alpha and must be 255 characters or less."
+                )
+            )
         for name in stored:
             self.types.enforce(ctxt, stored[name].resource_type)
         preview = _Preview(

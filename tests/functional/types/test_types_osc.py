@@ -253,7 +253,7 @@ def test_stack_create_dry_run(cloud, tmp_path):
     assert set(by_name) == {"first", "second"}
     assert by_name["first"]["required_by"] == ["second"]
     assert by_name["first"]["resource_action"] == "INIT"
-    assert by_name["first"]["properties"] == {"value": "hello"}
+    assert by_name["first"]["properties"] == {"value": "hello", "type": None}
     # nothing was stored
     status, listing = cloud.request("GET", "/stacks")
     assert listing["stacks"] == []
