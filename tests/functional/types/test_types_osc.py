@@ -272,3 +272,82 @@ def test_preview_refuses_admin_only_type_for_member(cloud):
     )
     assert status == 403, body
     assert body["error"]["message"].startswith("You are not authorized to use")
+
+
+def _wait_complete(cloud, name: str) -> dict:
+    import time
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        status, body = cloud.request("GET", f"/stacks/{name}")
+        if status == 302 or body is None:
+            time.sleep(0.2)
+            continue
+        stack = body["stack"]
+        if stack["stack_status"] != "CREATE_IN_PROGRESS":
+            assert stack["stack_status"] == "CREATE_COMPLETE", stack
+            return stack
+        time.sleep(0.2)
+    raise AssertionError("stack did not complete")
+
+
+def test_preview_update_and_find_physical_resource(cloud):
+    template = {
+        "heat_template_version": "2021-04-16",
+        "resources": {
+            "keep": {"type": "OS::Heat::None"},
+            "change": {"type": "OS::Heat::Value", "properties": {"value": 1}},
+            "drop": {"type": "OS::Heat::None"},
+        },
+    }
+    status, body = cloud.request(
+        "POST", "/stacks", {"stack_name": "upd", "template": template}
+    )
+    assert status == 201, body
+    stack = _wait_complete(cloud, "upd")
+    new = {
+        "heat_template_version": "2021-04-16",
+        "resources": {
+            "keep": {"type": "OS::Heat::None"},
+            "change": {"type": "OS::Heat::Value", "properties": {"value": 2}},
+            "new": {"type": "OS::Heat::None"},
+        },
+    }
+    path = f"/stacks/upd/{stack['id']}/preview"
+    status, body = cloud.request("PUT", path, {"template": new})
+    assert status == 200, body
+    changes = body["resource_changes"]
+    names = {k: [r["resource_name"] for r in v] for k, v in changes.items()}
+    assert names == {
+        "unchanged": ["keep"],
+        "updated": ["change"],
+        "replaced": [],
+        "added": ["new"],
+        "deleted": ["drop"],
+    }
+    # the stack itself did not change
+    status, body = cloud.request("GET", f"/stacks/upd/{stack['id']}/template")
+    assert body == template
+
+    endpoint = cloud.engine.engine_endpoints[0]
+    from keel_heat_core.context import RequestContext
+
+    ctxt = RequestContext(project_id="embedded", roles=["member"])
+    resources = endpoint.list_stack_resources(ctxt, {"stack_id": stack["id"]})
+    physical = next(
+        r["physical_resource_id"]
+        for r in resources
+        if r["resource_name"] == "keep"
+    )
+    found = endpoint.find_physical_resource(ctxt, physical)
+    assert found["stack_id"] == stack["id"]
+    assert found["path"] == "/resources/keep"
+    other = RequestContext(project_id="someone-else", roles=["member"])
+    from keel_heat_core import exception
+
+    try:
+        endpoint.find_physical_resource(other, physical)
+    except exception.EntityNotFound as err:
+        assert str(err) == f"The Resource ({physical}) could not be found."
+    else:
+        raise AssertionError("another project found the resource")
