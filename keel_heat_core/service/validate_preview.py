@@ -35,7 +35,7 @@ from keel_heat_core.model.stack_facade import EngineStackFacade
 from keel_heat_core.service import db_stores, views
 from keel_heat_core.service.stack_api import StackAPI, scope_of
 from keel_heat_core.service.type_discovery import ResourceTypes
-from keel_heat_core.template import environment_merge, validation
+from keel_heat_core.template import environment_merge, provider, validation
 from keel_heat_core.template.parameter_groups import ParameterGroups
 from keel_heat_core.template.protocols import PendingStackView
 from keel_heat_core.template.stack_definition import StackDefinition
@@ -138,8 +138,18 @@ class _Preview:
             cls = self.stored.env.get_class_to_instantiate(
                 rdefn.resource_type, rdefn.name
             )
+            if not isinstance(cls, type):
+                # a template resource: its template is read and checked;
+                # it is not instantiated here
+                provider.validate_template_resource(
+                    self.stored.env,
+                    rdefn.resource_type,
+                    rdefn.name,
+                    self.stored.t.files,
+                )
+                return
             try:
-                if self.types is not None and isinstance(cls, type):
+                if self.types is not None:
                     self.types.ensure_available(
                         self.ctxt, rdefn.resource_type, cls
                     )
@@ -178,7 +188,9 @@ class _Preview:
     def resource_view(self, name: str, required_by: list[str]) -> Any:
         """A resource as Heat's ``format_stack_resource`` shows it in a
         preview (with properties)."""
-        res = self.resources[name]
+        res = self.resources.get(name)
+        if res is None:  # a template resource, not instantiated here
+            res = _Unbuilt(name, self.stored[name].resource_type)
         ident = views.identity(self.row)
         return {
             "updated_time": None,
@@ -210,6 +222,28 @@ def _safe(get: Callable[[], Any]) -> Any:
 def _description(res: Any) -> str:
     rdefn = getattr(res.t, "_rdefn", None)
     return str(getattr(rdefn, "description", "") or "")
+
+
+class _Unbuilt:
+    """What a preview shows of a resource it did not instantiate."""
+
+    action, status, status_reason, resource_id = "INIT", "COMPLETE", "", None
+    attributes: tuple[str, ...] = ()
+    properties_schema: dict[str, Any] = {}
+
+    def __init__(self, name: str, resource_type: str) -> None:
+        self.name = name
+        self.t = BoundDefinition(_TypeOnly(name, resource_type))
+
+
+class _TypeOnly:
+    def __init__(self, name: str, resource_type: str) -> None:
+        self.name = name
+        self.resource_type = resource_type
+        self.description = ""
+
+    def metadata(self) -> dict[str, Any]:
+        return {}
 
 
 def _attribute(res: Any, name: str) -> Any:

@@ -135,3 +135,23 @@ def test_missing_service_can_be_ignored(ctxt):
     )
     assert "Error" not in ignored
     assert ignored["Parameters"] == {}
+
+
+def test_template_resource_from_files(ctxt):
+    child = (
+        "heat_template_version: 2021-04-16\n"
+        "parameters:\n  size: {type: number}\n"
+        "resources: {}\n"
+    )
+    template = {
+        "heat_template_version": "2021-04-16",
+        "resources": {"c": {"type": "child.yaml"}},
+    }
+    ok = _checks().validate_template(
+        ctxt, template, {}, files={"child.yaml": child}
+    )
+    assert "Error" not in ok, ok
+    broken = _checks().validate_template(
+        ctxt, template, {}, files={"child.yaml": "resources: ["}
+    )
+    assert "Error" in broken
