@@ -50,7 +50,9 @@ class Engines:
         for _ in range(count):
             self.start_one()
         self.conf = make_conf(url, RABBIT, self.exchange)
-        target = oslo_messaging.Target(topic="engine", version="1.36")
+        target = oslo_messaging.Target(
+            topic=self.exchange + ".engine", version="1.36"
+        )
         self.client = oslo_messaging.get_rpc_client(
             shared.get_transport(self.conf),
             target,
@@ -71,6 +73,7 @@ class Engines:
                 RABBIT,
                 self.exchange,
                 "1.0",
+                self.exchange + ".",
             ],
             cwd=ROOT,
             stdout=subprocess.PIPE,
