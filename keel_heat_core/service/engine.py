@@ -37,6 +37,8 @@ LOG = logging.getLogger(__name__)
 
 ENGINE_TOPIC = "engine"
 ENGINE_VERSION = "1.36"
+#: seconds between automatic resume passes when not configured
+DEFAULT_RESUME_INTERVAL = 10.0
 
 
 class ServiceStore(Protocol):
@@ -246,17 +248,22 @@ class EngineService:
             self._stop.wait(interval)
 
     def _resume_loop(self) -> None:
+        # ``resume_interval`` is not a Heat option: until the configuration
+        # has one, 10 s (a stalled node is re-driven after two quiet
+        # passes; a dead engine's locks on the first pass).
         interval = float(
             self._resume_interval
             if self._resume_interval is not None
-            else _opt(self.conf, "periodic_interval", 60)
+            else _opt(self.conf, "resume_interval", DEFAULT_RESUME_INTERVAL)
         )
-        while not self._stop.wait(interval):
+        while True:  # a first pass at start-up, then every interval
             try:
                 assert self.resumer is not None
                 self.resumer.run_once()
             except Exception:
                 LOG.exception("Resume pass failed")
+            if self._stop.wait(interval):
+                return
 
     def stop(self) -> None:
         """Stop taking work, let running handlers finish."""
