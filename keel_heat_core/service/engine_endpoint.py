@@ -135,10 +135,10 @@ class EngineEndpoint:
         self._api.delete_stack(ctxt, stack_identity)
 
     def abandon_stack(self, ctxt: Any, stack_identity: Any) -> Any:
-        raise _later("abandon_stack")
+        return self._api.abandon_stack(ctxt, stack_identity)
 
     def export_stack(self, ctxt: Any, stack_identity: Any) -> Any:
-        raise _later("export_stack")
+        return self._api.export_stack(ctxt, stack_identity)
 
     def stack_suspend(self, ctxt: Any, stack_identity: Any) -> None:
         self._api.stack_action(ctxt, stack_identity, r.SUSPEND)

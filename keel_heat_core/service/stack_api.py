@@ -321,3 +321,56 @@ class StackAPI:
         ) == (action, r.COMPLETE):
             return
         converge_stack(self.deps, ctxt, stack, stack.raw_template_id, action)
+
+    # -- abandon and export (engine spec §3.9 layout) ---------------------
+
+    def export_stack(self, ctxt: Any, stack_identity: Any) -> dict[str, Any]:
+        """The abandon data of a stack, leaving it in place."""
+        if not bool(getattr(self.conf, "enable_stack_abandon", False)):
+            raise exception.NotSupported(feature="Stack Abandon")
+        stack = self.load(ctxt, stack_identity)
+        stored = self.stored(stack)
+        rec = template_repo.get(self.db, stack.raw_template_id)
+        stack_rec = stack_repo.get(self.db, stack.id)
+        resources = {}
+        for row in self.deps.resources.get_resources(stack.id):
+            if row.name not in stored or row.replaced_by is not None:
+                continue
+            plugin = self.deps.plugins(
+                stored[row.name], row, dict(row.properties or {}), stack
+            )
+            data = plugin.data() if hasattr(plugin, "data") else {}
+            resources[row.name] = {
+                "name": row.name,
+                "resource_id": row.physical_id,
+                "type": stored[row.name].resource_type,
+                "action": row.action,
+                "status": row.status,
+                "metadata": row.rsrc_metadata or {},
+                "resource_data": dict(data or {}),
+            }
+        return {
+            "name": stack.name,
+            "id": stack.id,
+            "action": stack.action,
+            "environment": stored.env.user_env_as_dict(),
+            "files": rec.files,
+            "status": stack.status,
+            "template": rec.template,
+            "resources": resources,
+            "project_id": stack.tenant,
+            "stack_user_project_id": stack.stack_user_project_id,
+            "tags": list(stack_rec.tags) if stack_rec else [],
+        }
+
+    def abandon_stack(self, ctxt: Any, stack_identity: Any) -> dict[str, Any]:
+        """Delete the stack but keep every physical resource."""
+        data = self.export_stack(ctxt, stack_identity)
+        stack = self.load(ctxt, stack_identity)
+        if stack.status == r.IN_PROGRESS:
+            self.stop_traversal(ctxt, stack)
+            stack = self.load(ctxt, {"stack_id": stack.id})
+        self.stop_all_workers(ctxt, stack)
+        empty = self.deps.templates.store_empty_like(stack.raw_template_id)
+        converge_stack(self.deps, ctxt, stack, empty, r.DELETE, abandon=True)
+        return data

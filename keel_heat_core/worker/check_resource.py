@@ -117,7 +117,7 @@ class CheckResource(NodeRecovery):
             if is_update:
                 rsrc = self._update(ctxt, stack, row, input_data, cancel)
             else:
-                self._cleanup(stack, row, cancel)
+                self._cleanup(stack, row, cancel, abandon)
         except _Replaced:
             return
         except UpdateInProgress:
@@ -135,7 +135,7 @@ class CheckResource(NodeRecovery):
             return
         finally:
             self._unregister(stack.id, cancel)
-        self._propagate(ctxt, stack, graph, node, row, rsrc)
+        self._propagate(ctxt, stack, graph, node, row, rsrc, abandon)
 
     # -- work -------------------------------------------------------------
 
@@ -279,7 +279,11 @@ class CheckResource(NodeRecovery):
         )
 
     def _cleanup(
-        self, stack: r.StackRow, row: r.ResourceRow, cancel: threading.Event
+        self,
+        stack: r.StackRow,
+        row: r.ResourceRow,
+        cancel: threading.Event,
+        abandon: bool = False,
     ) -> None:
         if stack.action in (r.CHECK, r.RESUME, r.SNAPSHOT):
             return
@@ -305,7 +309,12 @@ class CheckResource(NodeRecovery):
             return
         if row.action == r.DELETE and row.status == r.COMPLETE:
             return
-        rsrc.delete(self._deadline(stack), cancel, self.deps.poll_interval)
+        rsrc.delete(
+            self._deadline(stack),
+            cancel,
+            self.deps.poll_interval,
+            retain=abandon,
+        )
         if row.replaced_by is not None:
             new = self.deps.resources.get_resource(row.replaced_by)
             if new and new.current_template_id == stack.raw_template_id:
@@ -343,6 +352,7 @@ class CheckResource(NodeRecovery):
         node: Node,
         row: r.ResourceRow,
         rsrc: ConvergenceResource | None = None,
+        abandon: bool = False,
     ) -> None:
         deps = self.deps
         data = None
@@ -370,7 +380,7 @@ class CheckResource(NodeRecovery):
             self._retrigger_latest(ctxt, stack.id, row.id)
             return
         for ready in fired:
-            self._cast(ctxt, stack.current_traversal, ready)
+            self._cast(ctxt, stack.current_traversal, ready, abandon)
         if done is not None:
             stack_state.mark_complete(
                 deps, ctxt, stack, stack.current_traversal

@@ -55,6 +55,7 @@ def converge_stack(
     template_id: int,
     action: str,
     traversal: str | None = None,
+    abandon: bool = False,
     **stack_values: Any,
 ) -> str | None:
     """Start a traversal of ``stack`` towards ``template_id``.
@@ -86,12 +87,16 @@ def converge_stack(
         return None
     if previous:
         deps.sync_points.delete_sync_points(stack.id, previous)
-    _plan_and_start(deps, ctxt, stack, traversal)
+    _plan_and_start(deps, ctxt, stack, traversal, abandon)
     return traversal
 
 
 def _plan_and_start(
-    deps: WorkerDeps, ctxt: Any, stack: r.StackRow, traversal: str
+    deps: WorkerDeps,
+    ctxt: Any,
+    stack: r.StackRow,
+    traversal: str,
+    abandon: bool = False,
 ) -> None:
     definitions = deps.cache.definitions(
         deps.templates, stack.raw_template_id, stack
@@ -144,6 +149,7 @@ def _plan_and_start(
             {"input_data": {}},
             node.is_update,
             node_type=node.node_type,
+            abandon=abandon,
         )
 
 

@@ -31,7 +31,11 @@ class NodeRecovery:
         self.deps = deps
 
     def _cast(
-        self, ctxt: Any, traversal: str, ready: sync_point.Ready
+        self,
+        ctxt: Any,
+        traversal: str,
+        ready: sync_point.Ready,
+        abandon: bool = False,
     ) -> None:
         node = ready.node
         assert node is not None
@@ -44,6 +48,7 @@ class NodeRecovery:
             skip_propagate=ready.skip_propagate,
             accumulated_failures=ready.resource_failures or None,
             node_type=node.node_type,
+            abandon=abandon,
         )
 
     def _stack_with_graph(

@@ -353,15 +353,21 @@ class ConvergenceResource:
         deadline: float | None = None,
         cancel: threading.Event | None = None,
         interval: float = 1.0,
+        retain: bool = False,
     ) -> None:
-        """Delete (rows never created are simply removed)."""
+        """Delete (rows never created are simply removed).
+
+        :param retain: keep the physical resource whatever the deletion
+            policy (stack abandon).
+        """
         if self.row.action == r.INIT:
             self.store.delete_resource(self.row.id)
             return
         policy = getattr(self.definition, "deletion_policy", "Delete")
         if callable(policy):
             policy = policy()
-        plugin = self.plugin if policy != "Retain" else object()
+        keep = retain or policy == "Retain"
+        plugin = object() if keep else self.plugin
         real_plugin, self.plugin = self.plugin, plugin
         try:
             self._run(r.DELETE, (), deadline, cancel, {}, interval)

@@ -294,3 +294,31 @@ def test_nested_stack_of_a_resource_group(cloud: Cloud) -> None:
     gone = stack_repo.get(cloud.db, child_id, show_deleted=True)
     assert gone is not None and gone.status == "COMPLETE"
     assert gone.action == "DELETE"
+
+
+def test_export_and_abandon_keep_the_resources(cloud: Cloud) -> None:
+    api = cloud.endpoint(0)
+    ident = api.create_stack(cloud.ctxt, "kept", TEMPLATE, {}, {}, {})
+    wait_state(cloud, ident, "CREATE_COMPLETE")
+    with pytest.raises(exception.NotSupported, match="Stack Abandon"):
+        api.abandon_stack(cloud.ctxt, ident)
+    cloud.conf.set_override("enable_stack_abandon", True)
+    exported = api.export_stack(cloud.ctxt, ident)
+    assert exported["name"] == "kept"
+    assert exported["template"] == TEMPLATE
+    assert exported["resources"]["test"]["resource_data"] == {"value": "one"}
+    assert exported["resources"]["test"]["type"] == "OS::Heat::TestResource"
+    assert state(cloud, ident) == "CREATE_COMPLETE"
+    data = api.abandon_stack(cloud.ctxt, ident)
+    assert set(data["resources"]) == {"none", "test", "after"}
+    wait_state(cloud, ident, "DELETE_COMPLETE")
+    events = event_repo.list_by_stack(
+        cloud.db, ident["stack_id"], sort_dir="asc"
+    )
+    # the resources went DELETE_COMPLETE without their handle_delete
+    deleted = {
+        e.resource_name
+        for e in events
+        if (e.resource_action, e.resource_status) == ("DELETE", "COMPLETE")
+    }
+    assert {"none", "test", "after"} <= deleted

@@ -312,3 +312,25 @@ def test_cancel_with_rollback_returns_to_the_previous_template() -> None:
     assert set(rows) == {"a"}
     assert h.cloud.objects[rows["a"].physical_id]["value"] == "old"
     assert len(h.cloud.objects) == 1
+
+
+def test_abandon_keeps_the_physical_resources() -> None:
+    h = Harness()
+    sid = h.new_stack(CHAIN)
+    h.run()
+    stack = h.stores.get_stack(sid)
+    assert stack is not None
+    from keel_heat_core.worker.converge import converge_stack
+
+    converge_stack(
+        h.workers[0].deps,
+        None,
+        stack,
+        h.templates.store({}),
+        "DELETE",
+        abandon=True,
+    )
+    h.run()
+    assert h.state(sid) == "DELETE_COMPLETE"
+    assert len(h.cloud.objects) == 3
+    assert [op for op, _ in h.cloud.calls].count("delete") == 0
