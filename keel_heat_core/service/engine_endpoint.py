@@ -115,9 +115,17 @@ class EngineEndpoint:
         raise _later("preview_update_stack")
 
     def validate_template(
-        self, ctxt: Any, template: Any, **kwargs: Any
+        self,
+        ctxt: Any,
+        template: Any,
+        params: Any = None,
+        files: Any = None,
+        environment_files: Any = None,
+        files_container: Any = None,
+        show_nested: bool = False,
+        ignorable_errors: Any = None,
     ) -> Any:
-        raise _later("validate_template")
+        return self._api.validate_template(ctxt, template, params, files)
 
     def authenticated_to_backend(self, ctxt: Any) -> bool:
         return True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pydoc
 import re
 from typing import Any
 
@@ -104,7 +105,7 @@ def list_template_functions(
             f"Template with version {template_version} not found"
         )
     out = []
-    for name, fn in sorted(cls.function_table(with_condition).items()):
-        doc = (getattr(fn, "__doc__", None) or "").strip()
-        out.append({"functions": name, "description": doc.split("\n")[0]})
+    for name, fn in cls.function_table(with_condition).items():
+        summary = pydoc.splitdoc(pydoc.getdoc(fn))[0]
+        out.append({"functions": name, "description": summary})
     return out

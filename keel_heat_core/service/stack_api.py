@@ -27,6 +27,7 @@ from keel_heat_core.model.definitions import BoundDefinition, StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
 from keel_heat_core.model.stack_facade import EngineStackFacade
 from keel_heat_core.service import db_stores, views
+from keel_heat_core.template import validation
 from keel_heat_core.template.protocols import PendingStackView
 from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.check_resource import CheckResource
@@ -258,6 +259,10 @@ class StackAPI:
     def delete_stack(self, ctxt: Any, stack_identity: Any) -> None:
         """Cancel what runs, then start the DELETE traversal."""
         stack = self.load(ctxt, stack_identity)
+        if (stack.action, stack.status) == (r.DELETE, r.COMPLETE):
+            # deleted but not soft-deleted yet: finish that, then say so
+            stack_repo.soft_delete(self.db, stack.id)
+            raise exception.EntityNotFound(entity="Stack", name=stack.name)
         if stack.status == r.IN_PROGRESS:
             self.stop_traversal(ctxt, stack)
             stack = self.load(ctxt, {"stack_id": stack.id})
@@ -321,6 +326,24 @@ class StackAPI:
         ) == (action, r.COMPLETE):
             return
         converge_stack(self.deps, ctxt, stack, stack.raw_template_id, action)
+
+    def validate_template(
+        self,
+        ctxt: Any,
+        template: Mapping[str, Any],
+        params: Mapping[str, Any] | None = None,
+        files: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """``validate_template``: the parameters view, or ``{Error}``."""
+        try:
+            stored = self.parse(ctxt, "dummy", template, params, files, "")
+        except Exception as exc:
+            return {"Error": str(exc)}
+        return validation.template_validate_result(
+            stored.stack_definition(PendingStackView()),
+            stored.env,
+            stored.parameters,
+        )
 
     # -- abandon and export (engine spec §3.9 layout) ---------------------
 

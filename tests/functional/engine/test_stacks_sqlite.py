@@ -322,3 +322,29 @@ def test_export_and_abandon_keep_the_resources(cloud: Cloud) -> None:
         if (e.resource_action, e.resource_status) == ("DELETE", "COMPLETE")
     }
     assert {"none", "test", "after"} <= deleted
+
+
+def test_validate_template_and_repeated_delete(cloud: Cloud) -> None:
+    api = cloud.endpoint(0)
+    template = {
+        "heat_template_version": "2021-04-16",
+        "description": "checked",
+        "parameters": {"size": {"type": "number", "default": 1}},
+        "resources": {"none": {"type": "OS::Heat::None"}},
+    }
+    result = api.validate_template(cloud.ctxt, template, {}, {})
+    assert result["Description"] == "checked"
+    assert set(result["Parameters"]) == {"size"}
+    assert "Environment" in result
+    bad = {
+        "heat_template_version": "2021-04-16",
+        "resources": {"x": {"type": "OS::Heat::None", "depends_on": ["y"]}},
+    }
+    assert "Error" in api.validate_template(cloud.ctxt, bad, {}, {})
+
+    ident = api.create_stack(cloud.ctxt, "gone", template, {}, {}, {})
+    wait_state(cloud, ident, "CREATE_COMPLETE")
+    api.delete_stack(cloud.ctxt, ident)
+    wait_state(cloud, ident, "DELETE_COMPLETE")
+    with pytest.raises(exception.EntityNotFound):
+        api.delete_stack(cloud.ctxt, ident)
