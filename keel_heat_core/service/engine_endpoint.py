@@ -19,7 +19,10 @@ from keel_heat_core.service import resource_types, views
 from keel_heat_core.service.signals import ResourceSignals
 from keel_heat_core.service.software import SoftwareService
 from keel_heat_core.service.stack_api import StackAPI
-from keel_heat_core.service.stack_reads import StackReads
+from keel_heat_core.service.stack_reads import (
+    StackReads,
+    find_physical_resource,
+)
 from keel_heat_core.template import versions
 
 REVISION = "keel-heat"
@@ -243,7 +246,7 @@ class EngineEndpoint:
     def find_physical_resource(
         self, ctxt: Any, physical_resource_id: str
     ) -> Any:
-        raise _later("find_physical_resource")
+        return find_physical_resource(self._api, ctxt, physical_resource_id)
 
     def describe_stack_resources(
         self, ctxt: Any, stack_identity: Any, resource_name: str | None

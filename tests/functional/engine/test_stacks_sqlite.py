@@ -101,6 +101,14 @@ def test_create_show_update_delete(cloud: Cloud) -> None:
     outputs = {o["output_key"]: o["output_value"] for o in shown["outputs"]}
     assert outputs["out"] == "one"
     assert outputs["ref"].startswith("teststack-test-")
+    physical = resource_repo.get_by_name_and_stack(
+        cloud.db, "test", ident["stack_id"]
+    )
+    assert physical is not None and physical.nova_instance
+    assert api.find_physical_resource(cloud.ctxt, physical.nova_instance) == {
+        **ident,
+        "path": "/resources/test",
+    }
     listed = api.list_stack_resources(cloud.ctxt, ident)
     assert {r["resource_name"]: r["resource_type"] for r in listed} == {
         "none": "OS::Heat::None",
