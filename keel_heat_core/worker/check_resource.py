@@ -111,6 +111,18 @@ class CheckResource(NodeRecovery):
             self._failed(ctxt, stack, current_traversal, node, "Timed out")
             return
         input_data = (data or {}).get("input_data") or {}
+        if skip_propagate and stack.action == r.CHECK:
+            # a predecessor failed its CHECK: pass the news on, skip work
+            self._propagate(
+                ctxt,
+                stack,
+                graph,
+                node,
+                row,
+                skip=True,
+                carried=accumulated_failures,
+            )
+            return
         cancel = self._register(stack.id)
         rsrc = None
         try:
@@ -124,6 +136,12 @@ class CheckResource(NodeRecovery):
             self._contended(ctxt, row, stack, data, is_update)
             return
         except ResourceActionFailed as exc:
+            if stack.action == r.CHECK:
+                # CHECK keeps going; the stack fails at the end (§3.4 step 8)
+                self._propagate(
+                    ctxt, stack, graph, node, row, failure=str(exc)
+                )
+                return
             reason = f"Resource {exc.action} failed: {exc}"
             self._failed(ctxt, stack, current_traversal, node, reason)
             return
@@ -353,8 +371,14 @@ class CheckResource(NodeRecovery):
         row: r.ResourceRow,
         rsrc: ConvergenceResource | None = None,
         abandon: bool = False,
+        failure: str | None = None,
+        skip: bool = False,
+        carried: dict[str, str] | None = None,
     ) -> None:
         deps = self.deps
+        failures = dict(carried or {})
+        if failure is not None:
+            failures[row.name] = failure
         data = None
         if node.is_update:
             data = self._node_data(row, rsrc).as_dict()
@@ -374,6 +398,8 @@ class CheckResource(NodeRecovery):
                 stack.current_traversal,
                 node,
                 value_for,
+                new_failures=failures or None,
+                skip_propagate=skip or failure is not None,
                 sleep=deps.sleep,
             )
         except sync_point.SyncPointNotFound:
@@ -381,7 +407,19 @@ class CheckResource(NodeRecovery):
             return
         for ready in fired:
             self._cast(ctxt, stack.current_traversal, ready, abandon)
-        if done is not None:
+        if done is not None and done.resource_failures:
+            listed = "; ".join(
+                f"{name}: {why}"
+                for name, why in sorted(done.resource_failures.items())
+            )
+            stack_state.mark_failed(
+                deps,
+                ctxt,
+                stack,
+                stack.current_traversal,
+                f"Resource CHECK failed: {listed}",
+            )
+        elif done is not None:
             stack_state.mark_complete(
                 deps, ctxt, stack, stack.current_traversal
             )
