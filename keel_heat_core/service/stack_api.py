@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
+import yaml
 from oslo_config import cfg
 
 from keel_heat_core import exception
@@ -178,6 +179,7 @@ class StackAPI:
     ) -> dict[str, str]:
         """Store the stack and start its CREATE traversal."""
         args = dict(args or {})
+        adopt_data = self._adopt_data(args.get("adopt_stack_data"))
         stack_id = str(uuid.uuid4())
         stored = self.parse(
             ctxt, stack_name, template, params, files, stack_id
@@ -211,8 +213,27 @@ class StackAPI:
         except db_exceptions.StackExists as exc:
             raise exception.StackExists(stack_name=stack_name) from exc
         stack = db_stores.stack_row(rec)
-        converge_stack(self.deps, ctxt, stack, template_id, r.CREATE)
+        action = r.ADOPT if adopt_data else r.CREATE
+        converge_stack(
+            self.deps,
+            ctxt,
+            stack,
+            template_id,
+            action,
+            adopt_stack_data=adopt_data,
+        )
         return views.identity(stack)
+
+    def _adopt_data(self, raw: Any) -> dict[str, Any] | None:
+        """The parsed ``adopt_stack_data`` (JSON or YAML text, or a map)."""
+        if not raw:
+            return None
+        if not bool(getattr(self.conf, "enable_stack_adopt", False)):
+            raise exception.NotSupported(feature="Stack Adopt")
+        data = yaml.safe_load(raw) if isinstance(raw, str) else raw
+        if not isinstance(data, Mapping):
+            raise exception.StackValidationFailed(message="Invalid adopt data")
+        return dict(data)
 
     def update_stack(
         self,

@@ -127,7 +127,9 @@ class CheckResource(NodeRecovery):
         rsrc = None
         try:
             if is_update:
-                rsrc = self._update(ctxt, stack, row, input_data, cancel)
+                rsrc = self._update(
+                    ctxt, stack, row, input_data, cancel, adopt_stack_data
+                )
             else:
                 self._cleanup(stack, row, cancel, abandon)
         except _Replaced:
@@ -153,7 +155,16 @@ class CheckResource(NodeRecovery):
             return
         finally:
             self._unregister(stack.id, cancel)
-        self._propagate(ctxt, stack, graph, node, row, rsrc, abandon)
+        self._propagate(
+            ctxt,
+            stack,
+            graph,
+            node,
+            row,
+            rsrc,
+            abandon,
+            adopt=adopt_stack_data,
+        )
 
     # -- work -------------------------------------------------------------
 
@@ -195,6 +206,7 @@ class CheckResource(NodeRecovery):
         row: r.ResourceRow,
         input_data: dict[str, Any],
         cancel: threading.Event,
+        adopt_stack_data: Any = None,
     ) -> ConvergenceResource | None:
         if stack.action == r.SUSPEND:
             return None
@@ -208,6 +220,17 @@ class CheckResource(NodeRecovery):
         interval = self.deps.poll_interval
         if stack.action in (r.CHECK, r.RESUME, r.SNAPSHOT):
             rsrc.stack_action(stack.action, deadline, cancel, interval)
+            return rsrc
+        if row.action == r.INIT and adopt_stack_data:
+            adopted = (adopt_stack_data.get("resources") or {}).get(row.name)
+            rsrc.adopt(
+                stack.raw_template_id,
+                requires,
+                dict(adopted or {}),
+                deadline,
+                cancel,
+                interval,
+            )
             return rsrc
         if row.action == r.INIT:
             rsrc.create(
@@ -374,6 +397,7 @@ class CheckResource(NodeRecovery):
         failure: str | None = None,
         skip: bool = False,
         carried: dict[str, str] | None = None,
+        adopt: Any = None,
     ) -> None:
         deps = self.deps
         failures = dict(carried or {})
@@ -406,7 +430,7 @@ class CheckResource(NodeRecovery):
             self._retrigger_latest(ctxt, stack.id, row.id)
             return
         for ready in fired:
-            self._cast(ctxt, stack.current_traversal, ready, abandon)
+            self._cast(ctxt, stack.current_traversal, ready, abandon, adopt)
         if done is not None and done.resource_failures:
             listed = "; ".join(
                 f"{name}: {why}"

@@ -56,6 +56,7 @@ def converge_stack(
     action: str,
     traversal: str | None = None,
     abandon: bool = False,
+    adopt_stack_data: Any = None,
     **stack_values: Any,
 ) -> str | None:
     """Start a traversal of ``stack`` towards ``template_id``.
@@ -87,7 +88,7 @@ def converge_stack(
         return None
     if previous:
         deps.sync_points.delete_sync_points(stack.id, previous)
-    _plan_and_start(deps, ctxt, stack, traversal, abandon)
+    _plan_and_start(deps, ctxt, stack, traversal, abandon, adopt_stack_data)
     return traversal
 
 
@@ -97,6 +98,7 @@ def _plan_and_start(
     stack: r.StackRow,
     traversal: str,
     abandon: bool = False,
+    adopt_stack_data: Any = None,
 ) -> None:
     definitions = deps.cache.definitions(
         deps.templates, stack.raw_template_id, stack
@@ -148,6 +150,7 @@ def _plan_and_start(
             traversal,
             {"input_data": {}},
             node.is_update,
+            adopt_stack_data=adopt_stack_data,
             node_type=node.node_type,
             abandon=abandon,
         )

@@ -36,6 +36,7 @@ class NodeRecovery:
         traversal: str,
         ready: sync_point.Ready,
         abandon: bool = False,
+        adopt_stack_data: Any = None,
     ) -> None:
         node = ready.node
         assert node is not None
@@ -45,6 +46,7 @@ class NodeRecovery:
             traversal,
             {"input_data": ready.input_data},
             node.is_update,
+            adopt_stack_data=adopt_stack_data,
             skip_propagate=ready.skip_propagate,
             accumulated_failures=ready.resource_failures or None,
             node_type=node.node_type,

@@ -1,6 +1,7 @@
 """Create, update, delete, rollback and cancel through the real engine:
 two EngineServices on one SQLite database and the in-process bus."""
 
+import json
 import pathlib
 from collections.abc import Iterator
 
@@ -356,3 +357,37 @@ def test_validate_template_and_repeated_delete(cloud: Cloud) -> None:
     wait_state(cloud, ident, "DELETE_COMPLETE")
     with pytest.raises(exception.EntityNotFound):
         api.delete_stack(cloud.ctxt, ident)
+
+
+def test_adopt_takes_over_existing_resources(cloud: Cloud) -> None:
+    api = cloud.endpoint(0)
+    template = {
+        "heat_template_version": "2021-04-16",
+        "resources": {
+            "kept": {
+                "type": "OS::Heat::TestResource",
+                "properties": {"value": "v"},
+            },
+        },
+    }
+    adopt = {
+        "resources": {
+            "kept": {
+                "resource_id": "phys-123",
+                "resource_data": {"value": "v"},
+                "metadata": {},
+            }
+        }
+    }
+    args = {"adopt_stack_data": json.dumps(adopt)}
+    with pytest.raises(exception.NotSupported, match="Stack Adopt"):
+        api.create_stack(cloud.ctxt, "adopted", template, {}, {}, args)
+    cloud.conf.set_override("enable_stack_adopt", True)
+    ident = api.create_stack(cloud.ctxt, "adopted", template, {}, {}, args)
+    wait_state(cloud, ident, "ADOPT_COMPLETE")
+    (row,) = resource_repo.get_all_by_stack(cloud.db, ident["stack_id"])
+    assert (row.action, row.status, row.nova_instance) == (
+        "ADOPT",
+        "COMPLETE",
+        "phys-123",
+    )
