@@ -19,7 +19,10 @@ from keel_heat_core.service import views
 from keel_heat_core.service.signals import ResourceSignals
 from keel_heat_core.service.software import SoftwareService
 from keel_heat_core.service.stack_api import StackAPI
-from keel_heat_core.service.stack_reads import StackReads
+from keel_heat_core.service.stack_reads import (
+    StackReads,
+    find_physical_resource,
+)
 from keel_heat_core.service.type_discovery import ResourceTypes
 from keel_heat_core.service.validate_preview import ValidatePreview
 from keel_heat_core.template import versions
@@ -121,9 +124,26 @@ class EngineEndpoint:
         )
 
     def validate_template(
-        self, ctxt: Any, template: Any, **kwargs: Any
+        self,
+        ctxt: Any,
+        template: Any,
+        params: Any = None,
+        files: Any = None,
+        environment_files: Any = None,
+        files_container: Any = None,
+        show_nested: bool = False,
+        ignorable_errors: Any = None,
     ) -> Any:
-        return self._checks.validate_template(ctxt, template, **kwargs)
+        return self._checks.validate_template(
+            ctxt,
+            template,
+            params,
+            files=files,
+            environment_files=environment_files,
+            files_container=files_container,
+            show_nested=show_nested,
+            ignorable_errors=ignorable_errors,
+        )
 
     def authenticated_to_backend(self, ctxt: Any) -> bool:
         return True
@@ -141,10 +161,10 @@ class EngineEndpoint:
         self._api.delete_stack(ctxt, stack_identity)
 
     def abandon_stack(self, ctxt: Any, stack_identity: Any) -> Any:
-        raise _later("abandon_stack")
+        return self._api.abandon_stack(ctxt, stack_identity)
 
     def export_stack(self, ctxt: Any, stack_identity: Any) -> Any:
-        raise _later("export_stack")
+        return self._api.export_stack(ctxt, stack_identity)
 
     def stack_suspend(self, ctxt: Any, stack_identity: Any) -> None:
         self._api.stack_action(ctxt, stack_identity, r.SUSPEND)
@@ -185,8 +205,17 @@ class EngineEndpoint:
 
     # -- resource types and templates --------------------------------------
 
-    def list_resource_types(self, ctxt: Any, **kwargs: Any) -> Any:
-        return self._types.list_resource_types(ctxt, **kwargs)
+    def list_resource_types(
+        self,
+        ctxt: Any,
+        support_status: str | None = None,
+        type_name: str | None = None,
+        heat_version: str | None = None,
+        with_description: bool = False,
+    ) -> Any:
+        return self._types.list_resource_types(
+            ctxt, support_status, type_name, heat_version, with_description
+        )
 
     def list_template_versions(self, ctxt: Any) -> Any:
         return versions.list_versions()
@@ -201,8 +230,10 @@ class EngineEndpoint:
             ctxt, template_version, with_condition
         )
 
-    def resource_schema(self, ctxt: Any, type_name: str, **kwargs: Any) -> Any:
-        return self._types.resource_schema(ctxt, type_name, **kwargs)
+    def resource_schema(
+        self, ctxt: Any, type_name: str, with_description: bool = False
+    ) -> Any:
+        return self._types.resource_schema(ctxt, type_name, with_description)
 
     def generate_template(
         self, ctxt: Any, type_name: str, template_type: str = "cfn"
@@ -230,7 +261,7 @@ class EngineEndpoint:
     def find_physical_resource(
         self, ctxt: Any, physical_resource_id: str
     ) -> Any:
-        return self._checks.find_physical_resource(ctxt, physical_resource_id)
+        return find_physical_resource(self._api, ctxt, physical_resource_id)
 
     def describe_stack_resources(
         self, ctxt: Any, stack_identity: Any, resource_name: str | None

@@ -31,6 +31,7 @@ from oslo_config import cfg
 from keel_heat_core import exception
 from keel_heat_core.plugin_api import schema_views, support
 from keel_heat_core.policies.enforcer import Enforcer, PolicyDenied
+from keel_heat_core.service import resource_types
 from keel_heat_core.template import environment as env_mod
 from keel_heat_core.template import registry as reg
 from keel_heat_core.template import versions
@@ -272,21 +273,18 @@ class ResourceTypes:
         :raises NotFound: ``Template with version <v> not found``.
         """
         classes = versions.template_classes()
-        cls = classes.get(template_version)
-        if cls is None:
+        name = template_version
+        if name not in classes:
             # keel-heat also accepts the bare date or alias of a version
             # (``2021-04-16``) when exactly one version key has it
             same = [
-                found
-                for name, found in classes.items()
-                if name.split(".", 1)[-1] == template_version
+                full
+                for full in classes
+                if full.split(".", 1)[-1] == template_version
             ]
-            cls = same[0] if len(same) == 1 else None
-        if cls is None:
-            raise exception.NotFound(
-                f"Template with version {template_version} not found"
-            )
-        return cls.function_descriptions(with_condition)
+            if len(same) == 1:
+                name = same[0]
+        return resource_types.list_template_functions(name, with_condition)
 
 
 class _TemplateType:

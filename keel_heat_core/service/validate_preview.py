@@ -513,31 +513,6 @@ class ValidatePreview:
                 )
         return changes
 
-    # -- find_physical_resource -----------------------------------------------
-
-    def find_physical_resource(
-        self, ctxt: Any, physical_resource_id: str
-    ) -> dict[str, str]:
-        """The identity of the resource with that physical id.
-
-        :raises EntityNotFound: ``The Resource (<id>) could not be
-            found.``
-        """
-        found = resource_repo.get_by_physical_resource_id(
-            self.api.db, physical_resource_id, scope_of(ctxt)
-        )
-        rec = found[0] if found else None
-        stack = None
-        if rec is not None:
-            srec = stack_repo.get(self.api.db, rec.stack_id, scope_of(ctxt))
-            if srec is not None:
-                stack = db_stores.stack_row(srec)
-        if rec is None or stack is None:
-            raise exception.EntityNotFound(
-                entity="Resource", name=physical_resource_id
-            )
-        return views.identity(stack, f"/resources/{rec.name}")
-
 
 def _current_view(
     stack: r.StackRow, rec: Any, fallback: dict[str, Any]
