@@ -32,6 +32,7 @@ from keel_heat_core.model import rows as r
 from keel_heat_core.model.definitions import BoundDefinition, StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
 from keel_heat_core.model.stack_facade import EngineStackFacade
+from keel_heat_core.plugin_api.stack_resource import StackResource
 from keel_heat_core.service import db_stores, views
 from keel_heat_core.service.stack_api import StackAPI, scope_of
 from keel_heat_core.service.type_discovery import ResourceTypes
@@ -119,9 +120,25 @@ class _Preview:
         self.row = _row(name, tenant, stack_id)
         self.facade = EngineStackFacade(self.row, stored, ctxt)
         self.facade.strict_validate = strict
-        self.defn = stored.stack_definition(PendingStackView())
+        self.defn = stored.stack_definition(
+            PendingStackView(attribute_names=self._attribute_names)
+        )
         self.resources: dict[str, Any] = {}
         self.order: list[str] = []
+
+    def _attribute_names(self, resource_type: str) -> list[str] | None:
+        """Attribute names ``get_attr`` may use on a type (None: any, for
+        unknown types, template resources and child-stack resources,
+        whose attributes are dynamic)."""
+        try:
+            cls = self.stored.env.get_class_to_instantiate(resource_type)
+        except exception.HeatException:
+            return None
+        if not isinstance(cls, type) or issubclass(cls, StackResource):
+            return None
+        names = list(getattr(cls, "attributes_schema", {}) or {})
+        names += list(getattr(cls, "base_attributes_schema", {}) or {})
+        return names
 
     def _ordered(self, deps: dict[str, set[str]]) -> list[str]:
         self.order = _order(deps)

@@ -155,3 +155,17 @@ def test_template_resource_from_files(ctxt):
         ctxt, template, {}, files={"child.yaml": "resources: ["}
     )
     assert "Error" in broken
+
+
+def test_unknown_attribute_in_outputs(ctxt):
+    template = dict(
+        TEMPLATE,
+        outputs={"o": {"value": {"get_attr": ["v", "nope"]}}},
+    )
+    result = _checks().validate_template(ctxt, template, {})
+    assert result == {
+        "Error": "outputs.o.value.get_attr: The Referenced Attribute "
+        "(v nope) is incorrect."
+    }
+    template["outputs"] = {"o": {"value": {"get_attr": ["v", "value"]}}}
+    assert "Error" not in _checks().validate_template(ctxt, template, {})
