@@ -36,7 +36,12 @@ from keel_heat_core.plugin_api.stack_resource import StackResource
 from keel_heat_core.service import db_stores, views
 from keel_heat_core.service.stack_api import StackAPI, scope_of
 from keel_heat_core.service.type_discovery import ResourceTypes
-from keel_heat_core.template import environment_merge, provider, validation
+from keel_heat_core.template import (
+    environment_merge,
+    provider,
+    validation,
+    versions,
+)
 from keel_heat_core.template.parameter_groups import ParameterGroups
 from keel_heat_core.template.protocols import PendingStackView
 from keel_heat_core.template.stack_definition import StackDefinition
@@ -59,7 +64,7 @@ def merged_environment(
     on top, in order (Heat's ``merge_environments``)."""
     env = copy.deepcopy(dict(params or {}))
     if environment_files:
-        from keel_heat_core.template import parameters, versions
+        from keel_heat_core.template import parameters
 
         tmpl: Any = versions.load(template, files=files)
         schemata = environment_merge.all_param_schemata(
@@ -71,7 +76,11 @@ def merged_environment(
     return env
 
 
-def _order(deps: dict[str, set[str]]) -> list[str]:
+def _order(
+    deps: dict[str, set[str]], label: Callable[[str], str] = str
+) -> list[str]:
+    """Dependency order; a cycle is reported as Heat prints its graph:
+    ``{Value "b": {Value "a"}, Value "a": {Value "b"}}``."""
     graph: Graph[str] = Graph()
     for name, needs in deps.items():
         graph.add_node(name)
@@ -81,9 +90,21 @@ def _order(deps: dict[str, set[str]]) -> list[str]:
     try:
         return list(graph.topological_order())
     except CircularDependency as exc:
-        cycle = ", ".join(str(n) for n in exc.nodes)
+        remaining = dict(deps)
+        while True:  # drop what can be ordered; the rest is the cycle
+            ready = [n for n, d in remaining.items() if not d & set(remaining)]
+            if not ready:
+                break
+            for name in ready:
+                del remaining[name]
+        items = ", ".join(
+            f"{label(n)}: {{"
+            + ", ".join(label(x) for x in sorted(d & set(remaining)))
+            + "}"
+            for n, d in remaining.items()
+        )
         raise exception.CircularDependencyException(
-            cycle="{" + cycle + "}"
+            cycle="{" + items + "}"
         ) from exc
 
 
@@ -140,8 +161,17 @@ class _Preview:
         names += list(getattr(cls, "base_attributes_schema", {}) or {})
         return names
 
+    def _label(self, name: str) -> str:
+        rtype = self.stored[name].resource_type
+        try:
+            cls = self.stored.env.get_class_to_instantiate(rtype, name)
+        except exception.HeatException:
+            cls = None
+        kind = cls.__name__ if isinstance(cls, type) else "Resource"
+        return f'{kind} "{name}"'
+
     def _ordered(self, deps: dict[str, set[str]]) -> list[str]:
-        self.order = _order(deps)
+        self.order = _order(deps, self._label)
         return self.order
 
     def validate(
@@ -320,11 +350,13 @@ class ValidatePreview:
         if files_container:
             raise exception.NotSupported(feature="files_container")
         env = merged_environment(template, params, files, environment_files)
+        try:
+            # the sections first, before definitions are built from them
+            versions.load(template, files=files).validate()
+        except Exception as exc:
+            return {"Error": str(exc)}
         stored = StoredTemplate(template, env, files)
         try:
-            validation.validate_structure(
-                stored.stack_definition(PendingStackView())
-            )
             validation.check_resource_limit(
                 stored.stack_definition(PendingStackView()),
                 self.api.conf.max_resources_per_stack,
