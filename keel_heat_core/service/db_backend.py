@@ -7,6 +7,7 @@ from typing import Any
 from oslo_config import cfg
 
 from keel_heat_core.db.database import Database
+from keel_heat_core.rpc.client import EngineClient
 from keel_heat_core.service import db_stores
 from keel_heat_core.service.plugin_factory import PluginFactory
 from keel_heat_core.worker.check_resource import CheckResource
@@ -56,7 +57,9 @@ class DatabaseBackend:
             resources=self.resources,
             sync_points=self.sync_points,
             templates=self.templates,
-            plugins=PluginFactory(self.db, self.stacks),
+            plugins=PluginFactory(
+                self.db, self.stacks, rpc=EngineClient(self.conf)
+            ),
             caster=caster,
             liveness=liveness,
             stack_action_timeout=int(

@@ -12,6 +12,10 @@ from keel_heat_core.db.database import Database
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.definitions import TemplateResource
 from keel_heat_core.model.stack_facade import EngineStackFacade
+from keel_heat_core.service.stack_resources import (
+    StackResources,
+    stack_context,
+)
 
 
 class DbPluginStore:
@@ -72,15 +76,26 @@ class PluginFactory:
 
     :param db: the database (resource data, metadata, physical ids).
     :param stacks: the stack store, for nested-stack status.
-    :param context: the context plugins act with.
+    :param context: the context plugins act with (by default one in the
+        stack's project, :func:`stack_resources.stack_context`).
+    :param rpc: the engine RPC client plugins call (``rpc_client()``).
+    :param clients: the client-plugin factory plugins use, if not the
+        context's.
     """
 
     def __init__(
-        self, db: Database, stacks: r.StackStore, context: Any = None
+        self,
+        db: Database,
+        stacks: r.StackStore,
+        context: Any = None,
+        rpc: Any = None,
+        clients: Any = None,
     ) -> None:
         self.db = db
         self.stacks = stacks
         self.context = context
+        self.rpc = rpc
+        self.clients = clients
 
     def __call__(
         self,
@@ -94,7 +109,13 @@ class PluginFactory:
             definition.resource_type, row.name
         )
         facade = EngineStackFacade(
-            stack, stored, self.context, stacks=self.stacks
+            stack,
+            stored,
+            self.context or stack_context(stack),
+            clients=self.clients,
+            rpc=self.rpc,
+            stacks=self.stacks,
+            resources=StackResources(self.db, self, stack, stored),
         )
         res = cls(row.name, _Resolved(definition, properties), facade)
         res.attach_store(DbPluginStore(self.db, row.id))

@@ -141,7 +141,11 @@ class SoftwareService:
 
     # -- configs -----------------------------------------------------------
 
-    def _config(self, config_id: str, scope: Scope) -> Any:
+    def _config(self, config_id: str | None, scope: Scope) -> Any:
+        if not config_id:
+            raise exception.NotFound(
+                f"Software config with id {config_id} not found"
+            )
         try:
             return config_repo.get(self.db, config_id, scope)
         except db_exceptions.NotFound as exc:
@@ -288,7 +292,7 @@ class SoftwareService:
                     "deployments."
                 )
         # the 27.0.1 fix: the config must be visible to the caller
-        self._config(str(config_id), scope)
+        self._config(config_id, scope)
         try:
             sd = deployment_repo.create(
                 self.db,
