@@ -39,7 +39,16 @@ class RowsView:
 
     def reference_id(self, name: str) -> str | None:
         row = self._rows.get(name)
-        return None if row is None else row.physical_id
+        if row is None:
+            return None
+        if row.action == r.INIT:
+            return row.physical_id
+        # the plugin's reference (an AWS wait condition handle's is its
+        # pre-signed URL), as the worker resolves get_resource/Ref
+        try:
+            return str(self._plugin(name).FnGetRefId())
+        except Exception:
+            return row.physical_id
 
     def _plugin(self, name: str) -> Any:
         row = self._rows[name]

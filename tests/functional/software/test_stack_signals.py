@@ -9,11 +9,13 @@ native API, so the signal URLs the handles hand out are real.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from keel_heat_core import exception
 from keel_heat_core.context import RequestContext
 from keel_heat_core.testing.fake_clients import install_fake_clients
 from keel_heat_core.testing.fakes import FakeContext
@@ -84,6 +86,15 @@ def _wait_resource(cloud: Cloud, stack_id: str, name: str, state: str) -> None:
         )
 
     wait_for(reached, what=f"{name} to be {state}")
+
+
+def _wait_state_or_delete(cloud: Cloud, stack_id: str) -> None:
+    """Do not leave a stack waiting for signals (the engine's stop
+    would wait for it)."""
+    if _state(cloud, stack_id) == "CREATE_IN_PROGRESS":
+        time.sleep(2)
+    if _state(cloud, stack_id) == "CREATE_IN_PROGRESS":
+        cloud.endpoint().delete_stack(CTX, {"stack_id": stack_id})
 
 
 def _wait_state(cloud: Cloud, stack_id: str, state: str) -> None:
@@ -271,3 +282,56 @@ def test_wait_condition_fails_on_a_failure_signal(cloud: Cloud, fakes: Any):
     _wait_state(cloud, stack_id, "CREATE_FAILED")
     reason = _resource(cloud, stack_id, "wait")["resource_status_reason"]
     assert reason == "WaitConditionFailure: resources.wait: broken"
+
+
+CFN_WAIT = {
+    "AWSTemplateFormatVersion": "2010-09-09",
+    "Resources": {
+        "handle": {"Type": "AWS::CloudFormation::WaitConditionHandle"},
+        "wait": {
+            "Type": "AWS::CloudFormation::WaitCondition",
+            "Properties": {"Handle": {"Ref": "handle"}, "Timeout": 120},
+        },
+    },
+    "Outputs": {
+        "url": {"Value": {"Ref": "handle"}},
+        "data": {"Value": {"Fn::GetAtt": ["wait", "Data"]}},
+    },
+}
+
+
+def test_cfn_wait_condition_takes_synchronous_signals(
+    cloud: Cloud, fakes: Any
+):
+    stack_id = _create(cloud, "cfnwait", CFN_WAIT)
+    _wait_resource(cloud, stack_id, "handle", "CREATE_COMPLETE")
+    url = _outputs(cloud, stack_id)["url"]
+    assert url.startswith("http://heat.example.com:8000/v1/waitcondition/")
+    assert "Signature=" in url
+    endpoint = cloud.endpoint()
+    # what heat-api-cfn's PUT /waitcondition/<arn> does
+    with pytest.raises(exception.ResourceFailure) as err:
+        endpoint.resource_signal(
+            CTX, {"stack_id": stack_id}, "handle", {"Status": "x"}, True
+        )
+    assert "Metadata format invalid" in str(err.value)
+    try:
+        metadata = endpoint.resource_signal(
+            CTX,
+            {"stack_id": stack_id},
+            "handle",
+            {
+                "Status": "SUCCESS",
+                "Reason": "ok",
+                "UniqueId": "7",
+                "Data": "hi",
+            },
+            True,
+        )
+    finally:
+        _wait_state_or_delete(cloud, stack_id)
+    assert metadata == {
+        "7": {"Status": "SUCCESS", "Reason": "ok", "Data": "hi"}
+    }
+    _wait_state(cloud, stack_id, "CREATE_COMPLETE")
+    assert json.loads(_outputs(cloud, stack_id)["data"]) == {"7": "hi"}
