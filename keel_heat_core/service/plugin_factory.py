@@ -6,16 +6,14 @@ import copy
 from typing import Any
 
 from keel_heat_core import exception
+from keel_heat_core.context import RequestContext
 from keel_heat_core.db import resource as resource_repo
 from keel_heat_core.db import resource_data as data_repo
 from keel_heat_core.db.database import Database
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.definitions import TemplateResource
 from keel_heat_core.model.stack_facade import EngineStackFacade
-from keel_heat_core.service.stack_resources import (
-    StackResources,
-    stack_context,
-)
+from keel_heat_core.service.stack_resources import StackResources
 
 
 class DbPluginStore:
@@ -77,8 +75,7 @@ class PluginFactory:
     :param db: the database (resource data, metadata, physical ids).
     :param stacks: the stack store, for nested-stack status.
     :param context: the context plugins act with (by default one in the
-        stack's project, :func:`stack_resources.stack_context`).
-    :param rpc: the engine RPC client plugins call (``rpc_client()``).
+        stack's project).
     :param clients: the client-plugin factory plugins use, if not the
         context's.
     """
@@ -88,13 +85,13 @@ class PluginFactory:
         db: Database,
         stacks: r.StackStore,
         context: Any = None,
-        rpc: Any = None,
         clients: Any = None,
     ) -> None:
         self.db = db
         self.stacks = stacks
         self.context = context
-        self.rpc = rpc
+        #: the engine client nested stacks use (set by the backend)
+        self.rpc: Any = None
         self.clients = clients
 
     def __call__(
@@ -108,10 +105,15 @@ class PluginFactory:
         cls = stored.env.get_class_to_instantiate(
             definition.resource_type, row.name
         )
+        context = self.context or RequestContext(
+            project_id=stack.tenant,
+            username=stack.username,
+            overwrite=False,
+        )
         facade = EngineStackFacade(
             stack,
             stored,
-            self.context or stack_context(stack),
+            context,
             clients=self.clients,
             rpc=self.rpc,
             stacks=self.stacks,

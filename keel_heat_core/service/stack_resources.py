@@ -16,7 +16,6 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from keel_heat_core.context import RequestContext
 from keel_heat_core.db import resource as resource_repo
 from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.db.database import Database
@@ -27,18 +26,6 @@ LOG = logging.getLogger(__name__)
 
 #: ``(definition, row, resolved properties, stack) -> plugin``
 Build = Callable[[Any, r.ResourceRow, dict[str, Any], r.StackRow], Any]
-
-
-def stack_context(stack: r.StackRow) -> RequestContext:
-    """A context acting in the stack's project, for plugins run without
-    a request (the worker): configs and deployments they create belong
-    to the stack's project, as with Heat's stored context."""
-    return RequestContext(
-        project_id=stack.tenant,
-        username=stack.username,
-        is_admin=False,
-        overwrite=False,
-    )
 
 
 class StackResources:
