@@ -173,6 +173,20 @@ def test_deployment_completes_when_signalled(cloud: Cloud, fakes: Any):
         for o in endpoint.list_outputs(CTX, {"stack_id": stack_id})
     }
     assert outputs == {"result": "42", "stdout": "hello"}
+    # deleting the stack removes the deployment and its derived config
+    endpoint.delete_stack(CTX, {"stack_id": stack_id})
+
+    def gone() -> bool:
+        try:
+            return _state(cloud, stack_id) == "DELETE_COMPLETE"
+        except exception.EntityNotFound:
+            return True
+
+    wait_for(gone, what="the stack to be deleted")
+    with pytest.raises(exception.NotFound):
+        endpoint.show_software_deployment(CTX, sd["id"])
+    with pytest.raises(exception.NotFound):
+        endpoint.show_software_config(CTX, sd["config_id"])
 
 
 def test_deployment_signalled_through_the_native_api(cloud: Cloud, fakes: Any):
