@@ -349,3 +349,57 @@ def test_cfn_wait_condition_takes_synchronous_signals(
     }
     _wait_state(cloud, stack_id, "CREATE_COMPLETE")
     assert json.loads(_outputs(cloud, stack_id)["data"]) == {"7": "hi"}
+
+
+def test_deployment_update_waits_for_a_new_signal(cloud: Cloud, fakes: Any):
+    stack_id = _create(cloud, "redeploy", DEPLOYMENT)
+    endpoint = cloud.endpoint()
+    _wait_resource(cloud, stack_id, "deployment", "CREATE_IN_PROGRESS")
+    dep_id = wait_for(
+        lambda: _resource(cloud, stack_id, "deployment")[
+            "physical_resource_id"
+        ],
+        what="the deployment id",
+    )
+    wait_for(
+        lambda: (
+            endpoint.show_software_deployment(CTX, dep_id)["status"]
+            == "IN_PROGRESS"
+        ),
+        what="the deployment row",
+    )
+    first = endpoint.show_software_deployment(CTX, dep_id)["config_id"]
+    endpoint.signal_software_deployment(
+        CTX, deployment_id=dep_id, details={"result": "1"}, updated_at=None
+    )
+    _wait_state(cloud, stack_id, "CREATE_COMPLETE")
+    template = json.loads(json.dumps(DEPLOYMENT))
+    template["resources"]["deployment"]["properties"]["input_values"] = {
+        "foo": "baz"
+    }
+    endpoint.update_stack(CTX, {"stack_id": stack_id}, template, {}, {}, {})
+    wait_for(
+        lambda: (
+            endpoint.show_software_deployment(CTX, dep_id)["action"]
+            == "UPDATE"
+        ),
+        what="the deployment to be updated",
+    )
+    sd = endpoint.show_software_deployment(CTX, dep_id)
+    assert sd["status"] == "IN_PROGRESS"
+    assert sd["config_id"] != first
+    with pytest.raises(exception.NotFound):
+        endpoint.show_software_config(CTX, first)
+    server = _resource(cloud, stack_id, "server")["physical_resource_id"]
+    [derived] = endpoint.metadata_software_deployments(CTX, server)
+    inputs = {i["name"]: i.get("value") for i in derived["inputs"]}
+    assert (inputs["foo"], inputs["deploy_action"]) == ("baz", "UPDATE")
+    endpoint.signal_software_deployment(
+        CTX, deployment_id=dep_id, details={"result": "2"}, updated_at=None
+    )
+    wait_for(
+        lambda: _state(cloud, stack_id) != "UPDATE_IN_PROGRESS",
+        what="the update",
+    )
+    assert _state(cloud, stack_id) == "UPDATE_COMPLETE"
+    assert _outputs(cloud, stack_id)["result"] == "2"
