@@ -10,35 +10,18 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from keel_heat_core import exception
 from keel_heat_core.context import RequestContext
-from keel_heat_core.testing.fake_clients import install_fake_clients
-from keel_heat_core.testing.fakes import FakeContext
 from tests.functional.software.harness import PROJECTS, Cloud, wait_for
 
 PROJECT = PROJECTS[0]
 CTX = RequestContext(
     user_id="user-1", project_id=PROJECT, username="demo", roles=["member"]
 )
-
-
-@pytest.fixture(scope="module")
-def fakes(cloud: Cloud) -> Iterator[Any]:
-    """Fake keystone/heat client plugins for the engine's resources."""
-    context = FakeContext(project_id=PROJECT)
-    keystone = install_fake_clients(context)
-    context.clients.client_plugin("heat").heat_url = cloud.url(PROJECT)
-    factory = cloud.endpoint()._api.deps.plugins
-    factory.clients = context.clients
-    try:
-        yield keystone
-    finally:
-        factory.clients = None
 
 
 def _create(cloud: Cloud, name: str, template: dict[str, Any]) -> str:
