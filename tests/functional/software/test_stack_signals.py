@@ -277,8 +277,12 @@ def test_wait_condition_fails_on_a_failure_signal(cloud: Cloud, fakes: Any):
     )
     assert status == 200
     _wait_state(cloud, stack_id, "CREATE_FAILED")
+    stack_reason = _stack(cloud, stack_id)["stack_status_reason"]
     reason = _resource(cloud, stack_id, "wait")["resource_status_reason"]
-    assert reason == "WaitConditionFailure: resources.wait: broken"
+    assert reason == "WaitConditionFailure: resources.wait: broken", (
+        stack_reason,
+        _events(cloud, stack_id, "wait"),
+    )
 
 
 CFN_WAIT = {
@@ -371,8 +375,16 @@ def test_deployment_update_waits_for_a_new_signal(cloud: Cloud, fakes: Any):
     sd = endpoint.show_software_deployment(CTX, dep_id)
     assert sd["status"] == "IN_PROGRESS"
     assert sd["config_id"] != first
-    with pytest.raises(exception.NotFound):
-        endpoint.show_software_config(CTX, first)
+
+    def old_config_gone() -> bool:
+        try:
+            endpoint.show_software_config(CTX, first)
+        except exception.NotFound:
+            return True
+        return False
+
+    # the previous derived config goes right after the deployment update
+    wait_for(old_config_gone, what="the previous derived config to go")
     server = _resource(cloud, stack_id, "server")["physical_resource_id"]
     [derived] = endpoint.metadata_software_deployments(CTX, server)
     inputs = {i["name"]: i.get("value") for i in derived["inputs"]}
