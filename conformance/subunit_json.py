@@ -10,12 +10,13 @@ Usage: ``python subunit_json.py < run.subunit > run.jsonl``
 
 import json
 import sys
+from typing import Any
 
 import subunit
 import testtools
 
 
-def _text(content):
+def _text(content: Any) -> str:
     try:
         raw = b"".join(bytes(chunk) for chunk in content.iter_bytes())
     except Exception as exc:  # a detail we cannot read is still a result
@@ -23,7 +24,7 @@ def _text(content):
     return raw.decode("utf-8", "replace")
 
 
-def _emit(test):
+def _emit(test: dict[str, Any]) -> None:
     if test["status"] in ("exists", "inprogress", None):
         return
     details = {name: _text(c) for name, c in test["details"].items()}
@@ -31,7 +32,7 @@ def _emit(test):
     sys.stdout.write(json.dumps(line) + "\n")
 
 
-def main():
+def main() -> None:
     stream = subunit.ByteStreamToStreamResult(
         sys.stdin.buffer, non_subunit_name="stdout"
     )

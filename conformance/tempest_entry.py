@@ -19,17 +19,24 @@ import unittest
 PACKAGE = "heat_tempest_plugin.tests."
 
 
-def _import_failure(name, error):
-    def test_import(self):
+def _import_failure(name: str, error: str) -> unittest.TestCase:
+    def test_import(self: unittest.TestCase) -> None:
         self.fail(f"importing {name} failed: {error}")
 
-    cls = type("ImportFailure", (unittest.TestCase,), {})
-    cls.test_import = test_import
-    cls.__module__ = name
-    return cls("test_import")
+    cls = type(
+        "ImportFailure",
+        (unittest.TestCase,),
+        {"test_import": test_import, "__module__": name},
+    )
+    case: unittest.TestCase = cls("test_import")
+    return case
 
 
-def load_tests(loader, tests, pattern):
+def load_tests(
+    loader: unittest.TestLoader,
+    tests: unittest.TestSuite,
+    pattern: str | None,
+) -> unittest.TestSuite:
     suite = unittest.TestSuite()
     package_name = PACKAGE + os.environ.get("KEEL_CONFORMANCE_SUITE", "api")
     package = importlib.import_module(package_name)

@@ -64,6 +64,8 @@ FUNCTIONAL = Suite(
     82,
 )
 
+SUITES = {suite.name: suite for suite in (API, FUNCTIONAL)}
+
 _STATUS = {
     "success": PASSED,
     "xfail": PASSED,
