@@ -60,6 +60,13 @@ class Database:
         )
         if self.engine.dialect.name == "mysql":
             event.listen(self.engine, "connect", _require_found_rows)
+        elif self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_connect)
+            # oslo.db emits a plain (deferred) BEGIN; ours replaces it.
+            for listener in list(self.engine.dispatch.begin):
+                if listener.__name__ == "_sqlite_emit_begin":
+                    event.remove(self.engine, "begin", listener)
+            event.listen(self.engine, "begin", _sqlite_begin)
         self._sessions = sessionmaker(
             bind=self.engine, expire_on_commit=False, autoflush=False
         )
@@ -119,6 +126,37 @@ def _require_found_rows(dbapi_connection: Any, _record: Any) -> None:
             "MySQL connection without CLIENT_FOUND_ROWS: compare-and-swap "
             "updates would be misreported"
         )
+
+
+#: How long an SQLite writer waits for another one, in milliseconds.
+SQLITE_BUSY_TIMEOUT_MS = 30000
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    # The engine writes from many threads: WAL lets readers go on while
+    # one writer works, and the busy timeout makes writers queue instead
+    # of failing with "database is locked". pysqlite's own transaction
+    # handling is switched off so that _sqlite_begin decides how a
+    # transaction starts.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    finally:
+        cursor.close()
+
+
+def _sqlite_begin(conn: Any) -> None:
+    # A deferred transaction that reads and then writes cannot wait for
+    # the write lock (SQLite answers "database is locked" at once, since
+    # its snapshot may be stale): take the write lock up front instead.
+    # "in_transaction" is oslo.db's marker; with it set, oslo.db's
+    # listener does not emit its own BEGIN, and it clears it on commit or
+    # rollback.
+    if "in_transaction" not in conn.info:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        conn.info["in_transaction"] = True
 
 
 def _is_duplicate(exc: BaseException) -> bool:

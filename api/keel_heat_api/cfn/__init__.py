@@ -13,16 +13,15 @@ the AWS error format itself.
 
 from __future__ import annotations
 
-import importlib
+import functools
+from collections.abc import Callable
 from typing import Any
 
-from keystoneauth1 import loading as ks_loading
 from oslo_config import cfg
 from oslo_middleware import cors, http_proxy_to_wsgi, request_id
 
 from keel_heat_api import app as native_app
-from keel_heat_api import opts
-from keel_heat_api.cfn.ec2auth import GROUP as EC2_GROUP
+from keel_heat_api import opts, template_fetch
 from keel_heat_api.cfn.ec2auth import Ec2TokenMiddleware
 from keel_heat_api.cfn.router import CfnApplication
 from keel_heat_api.context import ContextMiddleware, NoAuthMiddleware
@@ -40,22 +39,15 @@ def register_opts(conf: cfg.ConfigOpts) -> None:
     """Register the options the CFN API reads (harmless twice)."""
     opts.register_opts(conf)
     identity_conf.register_opts(conf)
-    ks_loading.register_auth_conf_options(conf, EC2_GROUP)
 
 
-def template_fetcher(conf: cfg.ConfigOpts) -> Any:
+def template_fetcher(conf: cfg.ConfigOpts) -> Callable[[str], bytes]:
     """Return ``fetch(url) -> bytes`` for ``TemplateUrl``.
 
     The native API's guarded fetch (allowed hosts, size and time limits)
-    serves both APIs.
+    serves both APIs; Heat's CFN API fetches any URL.
     """
-
-    def fetch(url: str) -> bytes:
-        module = importlib.import_module("keel_heat_api.template_fetch")
-        body: bytes = module.fetch(conf, url)
-        return body
-
-    return fetch
+    return functools.partial(template_fetch.fetch, conf)
 
 
 def _auth(app: WSGIApp, conf: cfg.ConfigOpts, ec2_session: Any) -> WSGIApp:
@@ -78,6 +70,7 @@ def setup_app(
     enforcer: Any = None,
     db_check: HealthCheck | None = None,
     ec2_session: Any = None,
+    fetch: Callable[[str], bytes] | None = None,
 ) -> WSGIApp:
     """Return the CFN API WSGI application.
 
@@ -88,6 +81,8 @@ def setup_app(
     :param db_check: the database check of ``/healthcheck``.
     :param ec2_session: the keystoneauth session of the ``ec2tokens``
         calls; loaded from ``[ec2authtoken]`` by default.
+    :param fetch: ``fetch(url) -> bytes`` for ``TemplateUrl``; the
+        native API's guarded fetch by default.
     """
     register_opts(conf)
     enforcer = enforcer or Enforcer(conf)
@@ -97,8 +92,12 @@ def setup_app(
         expose_headers=native_app.CORS_EXPOSE_HEADERS,
         allow_methods=native_app.CORS_ALLOW_METHODS,
     )
-    app: WSGIApp = CfnApplication(conf, enforcer, rpc, template_fetcher(conf))
-    app = ContextMiddleware(app, enforcer)
+    app: WSGIApp = CfnApplication(
+        conf, enforcer, rpc, fetch or template_fetcher(conf)
+    )
+    app = ContextMiddleware(
+        app, enforcer, getattr(conf, "auth_encryption_key", None)
+    )
     app = _auth(app, conf, ec2_session)
     app = VersionNegotiation(app)
     app = http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf)

@@ -19,7 +19,6 @@ from urllib.parse import unquote
 
 import webob
 from keystoneauth1 import exceptions as ks_exc
-from keystoneauth1 import loading as ks_loading
 from keystoneauth1 import session as ks_session
 from oslo_config import cfg
 
@@ -33,20 +32,6 @@ LOG = logging.getLogger(__name__)
 GROUP = "ec2authtoken"
 
 
-def load_session(conf: cfg.ConfigOpts) -> ks_session.Session:
-    """Return the session ``ec2tokens`` calls are made with.
-
-    Keystone 30 lets only services and admins check EC2 signatures: the
-    ``[ec2authtoken]`` auth options (Heat's service user) authenticate
-    the call when set; TLS and timeouts come from the same group.
-    """
-    auth = ks_loading.load_auth_from_conf_options(conf, GROUP)
-    sess: ks_session.Session = ks_loading.load_session_from_conf_options(
-        conf, GROUP, auth=auth
-    )
-    return sess
-
-
 def _opt(conf: cfg.ConfigOpts, group: str, name: str) -> str | None:
     try:
         value = conf[group][name]
@@ -55,7 +40,9 @@ def _opt(conf: cfg.ConfigOpts, group: str, name: str) -> str | None:
     return str(value) if value else None
 
 
-def auth_uri(conf: cfg.ConfigOpts, sess: ks_session.Session) -> str | None:
+def auth_uri(
+    conf: cfg.ConfigOpts, sess: ks_session.Session | None
+) -> str | None:
     """Return the identity endpoint signatures are checked against.
 
     ``[ec2authtoken] auth_uri``, else ``[clients_keystone] auth_uri``,
@@ -70,7 +57,7 @@ def auth_uri(conf: cfg.ConfigOpts, sess: ks_session.Session) -> str | None:
         value = _opt(conf, group, name)
         if value:
             return value
-    url = getattr(sess.auth, "auth_url", None)
+    url = getattr(getattr(sess, "auth", None), "auth_url", None)
     return str(url) if url else None
 
 
@@ -79,8 +66,10 @@ class Ec2TokenMiddleware:
 
     :param app: the wrapped application (keystonemiddleware next).
     :param conf: the configuration (``[ec2authtoken]`` registered).
-    :param session: the session of the ``ec2tokens`` calls; loaded from
-        ``[ec2authtoken]`` by default.
+    :param session: the session of the ``ec2tokens`` calls (Keystone 30
+        lets only services and admins make them); the ``[ec2authtoken]``
+        credentials by default. Without one every signed request is an
+        internal failure ("Service misconfigured"), as in Heat.
     """
 
     def __init__(
@@ -91,7 +80,7 @@ class Ec2TokenMiddleware:
     ) -> None:
         self.app = app
         self.conf = conf
-        self.session = session or load_session(conf)
+        self.session = session or ec2tokens.session_from_conf(conf)
 
     def __call__(
         self, environ: dict[str, Any], start_response: StartResponse
@@ -106,6 +95,9 @@ class Ec2TokenMiddleware:
         return self.app(environ, start_response)
 
     def _uris(self) -> list[str]:
+        if self.session is None:
+            LOG.error("EC2 authentication is not configured: no credentials")
+            raise aws_errors.InternalFailure("Service misconfigured")
         if self.conf[GROUP].multi_cloud:
             return list(self.conf[GROUP].allowed_auth_uris)
         uri = auth_uri(self.conf, self.session)
@@ -156,6 +148,7 @@ class Ec2TokenMiddleware:
         raise last
 
     def _check(self, request: ec2tokens.Ec2Request, uri: str) -> Any:
+        assert self.session is not None  # noqa: S101 - checked in _uris
         try:
             return ec2tokens.check_signature(request, uri, self.session)
         except Ec2AuthError as exc:

@@ -51,11 +51,17 @@ class FakeEngine:
             "path": path,
         }
 
+    @staticmethod
+    def _visible(ctxt: Any, st: dict[str, Any]) -> bool:
+        # Stack users live in the stack's own project of the stack domain.
+        project = ctxt.get("project_id")
+        return project in (st["tenant"], st["stack_user_project_id"])
+
     def _get(self, ctxt: Any, identity: Any) -> dict[str, Any]:
         st = self.stacks.get((identity or {}).get("stack_id", ""))
         if (
             st is None
-            or st["tenant"] != ctxt.get("project_id")
+            or not self._visible(ctxt, st)
             or st["name"] != identity.get("stack_name")
         ):
             name = (identity or {}).get("stack_name")
@@ -68,6 +74,7 @@ class FakeEngine:
         name: str,
         template: dict[str, Any] | None = None,
         params: dict[str, Any] | None = None,
+        stack_user_project_id: str | None = None,
     ) -> dict[str, Any]:
         """Store a complete stack with the template's resources."""
         template = template or {"HeatTemplateFormatVersion": "2012-12-12"}
@@ -75,6 +82,7 @@ class FakeEngine:
             "id": str(uuid.uuid4()),
             "name": name,
             "tenant": tenant,
+            "stack_user_project_id": stack_user_project_id,
             "template": copy.deepcopy(template),
             "params": dict(params or {}),
             "action": "CREATE",
@@ -131,7 +139,7 @@ class FakeEngine:
             "description": st["template"].get("Description", ""),
             "stack_owner": "demo",
             "parent": None,
-            "stack_user_project_id": None,
+            "stack_user_project_id": st["stack_user_project_id"],
             "tags": None,
         }
 
@@ -163,7 +171,7 @@ class FakeEngine:
     def identify_stack(self, ctxt: Any, stack_name: str) -> Any:
         self._record("identify_stack", ctxt, stack_name=stack_name)
         for st in self.stacks.values():
-            if st["tenant"] != ctxt.get("project_id"):
+            if not self._visible(ctxt, st):
                 continue
             if stack_name in (st["name"], st["id"]):
                 return self.ident(st)

@@ -6,26 +6,19 @@ Keystone session) and by the functional tests (real Keystone).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
 import oslo_messaging as messaging
 import webob
 from oslo_config import cfg
-from oslo_service import backend as service_backend
 
 from keel_heat_api import cfn
 from keel_heat_core.rpc.client import ALLOWED_EXMODS, EngineClient
 from tests.unit.api_cfn.fake_engine import FakeEngine
 
 PROJECT = "tenant-1"
-
-# No eventlet: oslo.messaging's threading executor on oslo.service's
-# threading backend, as the services run.
-if service_backend.get_backend_type() is None:
-    service_backend.register_backend_default_hook(
-        lambda: service_backend.BackendType.THREADING
-    )
 
 
 class CfnHarness:
@@ -34,23 +27,27 @@ class CfnHarness:
     :param overrides: ``{(group, name): value}`` configuration overrides
         (``api.auth_strategy`` is ``noauth`` unless overridden).
     :param ec2_session: the session of the EC2 middleware's calls.
+    :param enforcer: a policy enforcer instead of the configured one.
+    :param config_files: configuration files to read.
     """
 
     def __init__(
         self,
         overrides: dict[tuple[str | None, str], Any] | None = None,
         ec2_session: Any = None,
+        enforcer: Any = None,
+        config_files: list[str] | None = None,
     ) -> None:
+        self.config_files = list(config_files or [])
         self.conf = cfg.ConfigOpts()
         cfn.register_opts(self.conf)
-        self.conf([], project="keel-heat-test", default_config_files=[])
-        settings: dict[tuple[str | None, str], Any] = {
+        self._parse()
+        self.settings: dict[tuple[str | None, str], Any] = {
             ("api", "auth_strategy"): "noauth",
             ("api", "noauth_project_id"): PROJECT,
         }
-        settings.update(overrides or {})
-        for (group, name), value in settings.items():
-            self.conf.set_override(name, value, group=group)
+        self.settings.update(overrides or {})
+        self._apply_settings()
         # Each fake:// transport has its own exchanges.
         self.transport = messaging.get_rpc_transport(
             self.conf, url="fake:/", allowed_remote_exmods=ALLOWED_EXMODS
@@ -64,9 +61,43 @@ class CfnHarness:
         )
         self.server.start()
         self.rpc = EngineClient(self.conf, transport=self.transport)
+        self._fetch: Callable[[str], bytes] = self._no_fetch
         self.app = cfn.setup_app(
-            self.conf, rpc=self.rpc, ec2_session=ec2_session
+            self.conf,
+            rpc=self.rpc,
+            ec2_session=ec2_session,
+            enforcer=enforcer,
+            fetch=lambda url: self._fetch(url),
         )
+
+    def _parse(self) -> None:
+        self.conf(
+            [],
+            project="keel-heat-test",
+            default_config_files=self.config_files,
+        )
+
+    def _apply_settings(self) -> None:
+        for (group, name), value in self.settings.items():
+            self.conf.set_override(name, value, group=group)
+
+    def reset(self) -> None:
+        """Forget stacks, calls, fetcher and later overrides (next test)."""
+        self.engine.stacks.clear()
+        self.engine.calls.clear()
+        self.engine.fail.clear()
+        self._fetch = self._no_fetch
+        self.conf.reset()
+        self._parse()
+        self._apply_settings()
+
+    @staticmethod
+    def _no_fetch(url: str) -> bytes:
+        raise AssertionError(f"unexpected fetch of {url}")
+
+    def app_fetch(self, fetch: Callable[[str], bytes]) -> None:
+        """Answer ``TemplateUrl`` fetches with ``fetch``."""
+        self._fetch = fetch
 
     def request(
         self,
