@@ -234,7 +234,11 @@ def _run_suites(
         else:
             assert tempest is not None and prepared.inventory is not None
             suite = tempest_suite.SUITES[name]
-            got = tempest.run(suite, prepared.inventory[name], deadline)
+            tests = prepared.inventory[name]
+            if suite.by_module:
+                got = tempest.run_by_module(suite, tests, deadline)
+            else:
+                got = tempest.run(suite, tests, deadline)
         clock.say(_counts(name, got))
         report.add(got)
 

@@ -2,8 +2,9 @@
 
 This file is executed by the tempest venv's interpreter, which has
 python-subunit and testtools; it imports nothing of keel-heat. Each
-finished test gives one line: ``{"id", "status", "details"}`` where
-``details`` maps detail names (``traceback``, ``reason``) to text.
+finished (or interrupted) test gives one line: ``{"id", "status",
+"details", "seconds"}`` where ``details`` maps detail names
+(``traceback``, ``reason``) to text.
 
 Usage: ``python subunit_json.py < run.subunit > run.jsonl``
 """
@@ -24,11 +25,24 @@ def _text(content: Any) -> str:
     return raw.decode("utf-8", "replace")
 
 
+def _seconds(test: dict[str, Any]) -> float | None:
+    start, stop = test.get("timestamps") or (None, None)
+    if start is None or stop is None:
+        return None
+    return float((stop - start).total_seconds())
+
+
 def _emit(test: dict[str, Any]) -> None:
-    if test["status"] in ("exists", "inprogress", None):
+    # "inprogress": the test was still running when the stream ended.
+    if test["status"] in ("exists", None):
         return
     details = {name: _text(c) for name, c in test["details"].items()}
-    line = {"id": test["id"], "status": test["status"], "details": details}
+    line = {
+        "id": test["id"],
+        "status": test["status"],
+        "details": details,
+        "seconds": _seconds(test),
+    }
     sys.stdout.write(json.dumps(line) + "\n")
 
 
