@@ -1,4 +1,4 @@
-"""Run test modules two at a time, each in its own ``subunit.run``.
+"""Run test modules two at a time, each in its own process.
 
 stestr partitions the tests between its workers before the run starts.
 Without timing history (a fresh work folder, or a previous run stopped
@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-FAILED_IMPORT = "unittest.loader._FailedTest."
+IMPORT_FAILURE = ".ImportFailure.test_import"
 
 
 @dataclass
@@ -72,10 +72,12 @@ def _kill(job: Job) -> None:
             return
 
 
-def _start(job: Job, python: Path, env: Mapping[str, str], cwd: Path) -> None:
+def _start(
+    job: Job, argv: list[str], env: Mapping[str, str], cwd: Path
+) -> None:
     with job.stream.open("wb") as out, job.stderr.open("wb") as err:
         job.process = subprocess.Popen(
-            [str(python), "-m", "subunit.run", job.module],
+            [*argv, job.module],
             cwd=cwd,
             env=dict(env),
             stdout=out,
@@ -86,7 +88,7 @@ def _start(job: Job, python: Path, env: Mapping[str, str], cwd: Path) -> None:
 
 
 def run_modules(
-    python: Path,
+    runner: list[str],
     env: Mapping[str, str],
     workdir: Path,
     modules: list[str],
@@ -95,7 +97,8 @@ def run_modules(
 ) -> tuple[list[Job], Schedule]:
     """Run ``modules`` with ``slots`` at a time until done or the deadline.
 
-    :param python: the tempest venv's interpreter.
+    :param runner: the command running one module (the module's name is
+        appended); it writes subunit v2 to stdout.
     :param env: the environment (``TEMPEST_CONFIG_DIR``).
     :param workdir: where the per-module streams go (``jobs/``).
     :param modules: dotted module names, in the order to start them.
@@ -115,7 +118,7 @@ def run_modules(
     while queue or running:
         while queue and len(running) < slots:
             job = queue.pop(0)
-            _start(job, python, env, workdir)
+            _start(job, runner, env, workdir)
             running.append(job)
         time.sleep(0.5)
         for job in list(running):

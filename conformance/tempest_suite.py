@@ -21,7 +21,7 @@ from pathlib import Path
 
 from conformance import venv
 from conformance.module_runner import (
-    FAILED_IMPORT,
+    IMPORT_FAILURE,
     Job,
     Schedule,
     join_streams,
@@ -40,7 +40,6 @@ from conformance.results import (
 
 SUBUNIT_JSON = Path(__file__).with_name("subunit_json.py")
 CONCURRENCY = 2
-IMPORT_FAILURE = ".ImportFailure.test_import"
 
 
 @dataclass(frozen=True)
@@ -98,6 +97,8 @@ class Tempest:
     def __init__(self, python: Path, workdir: Path, config_dir: Path):
         self.python = python
         self.workdir = workdir
+        #: The copy of :mod:`conformance.tempest_entry` tempest_conf wrote.
+        self.entry = workdir / "discover" / "test_keel_suite.py"
         self.env = dict(os.environ, TEMPEST_CONFIG_DIR=str(config_dir))
         self.env.pop("PYTHONPATH", None)
         self._stestr(["init"], timeout=60)
@@ -177,8 +178,9 @@ class Tempest:
         completed as :meth:`run` does.
         """
         modules = list(dict.fromkeys(module_of(t) for t in tests))
+        runner = [str(self.python), str(self.entry)]
         jobs, schedule = run_modules(
-            self.python,
+            runner,
             self._env(suite.name),
             self.workdir,
             modules,
@@ -221,20 +223,19 @@ def _complete_modules(
 ) -> list[Outcome]:
     """Give every test of the inventory an outcome after a module run.
 
-    A module that failed to import shows as one ``_FailedTest`` named by
-    the module's last component; its tests fail with that error. Tests of
+    A module that failed to import shows as its ``ImportFailure`` test
+    (see :mod:`conformance.tempest_entry`); its tests fail with that
+    error. Tests of
     modules stopped or left queued by the deadline, or of a process that
     died, did not run.
     """
-    by_name = {job.module.rsplit(".", 1)[-1]: job for job in jobs}
     import_failed: dict[str, str] = {}
     done: list[Outcome] = []
     for o in outcomes:
-        if o.test_id.startswith(FAILED_IMPORT):
-            job = by_name.get(o.test_id.removeprefix(FAILED_IMPORT))
-            if job is not None:
-                import_failed[job.module] = f"import failed: {o.reason}"
-                continue
+        if o.test_id.endswith(IMPORT_FAILURE):
+            module = o.test_id.removesuffix(IMPORT_FAILURE)
+            import_failed[module] = o.reason
+            continue
         done.append(o)
     seen = {o.test_id for o in done}
     stopped = set(schedule.stopped) | set(schedule.never_started)

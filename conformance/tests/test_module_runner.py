@@ -5,19 +5,19 @@ from pathlib import Path
 
 from conformance.module_runner import join_streams, module_of, run_modules
 
-# Called as `<python> -m subunit.run <module>`: prints the module's name
-# and sleeps as long as its last component says.
-FAKE_PYTHON = """#!/bin/sh
-printf '%s;' "$3"
-sleep "${3##*_}"
+# Called as `<runner> <module>`: prints the module's name and sleeps as
+# long as its last component says.
+FAKE_RUNNER = """#!/bin/sh
+printf '%s;' "$1"
+sleep "${1##*_}"
 """
 
 
-def _python(tmp_path: Path) -> Path:
-    python = tmp_path / "python"
-    python.write_text(FAKE_PYTHON)
-    python.chmod(python.stat().st_mode | stat.S_IEXEC)
-    return python
+def _python(tmp_path: Path) -> list[str]:
+    runner = tmp_path / "runner"
+    runner.write_text(FAKE_RUNNER)
+    runner.chmod(runner.stat().st_mode | stat.S_IEXEC)
+    return [str(runner)]
 
 
 def test_module_of_strips_class_test_and_attributes() -> None:

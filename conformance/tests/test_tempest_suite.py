@@ -93,9 +93,9 @@ def test_module_run_outcomes_cover_the_inventory(tmp_path: Path) -> None:
         Outcome("functional", f"{F}.test_a.T.test_1", PASSED),
         Outcome(
             "functional",
-            "unittest.loader._FailedTest.test_b",
+            f"{F}.test_b.ImportFailure.test_import",
             FAILED,
-            "heatclient.exc.HTTPBadRequest: no",
+            "AssertionError: importing test_b failed: HTTPBadRequest: no",
         ),
     ]
     schedule = Schedule(finished=[f"{F}.test_a", f"{F}.test_b"])
@@ -109,7 +109,8 @@ def test_module_run_outcomes_cover_the_inventory(tmp_path: Path) -> None:
     }
     assert done == {
         "test_a": "",
-        "test_b": "import failed: heatclient.exc.HTTPBadRequest: no",
+        "test_b": "AssertionError: importing test_b failed: "
+        "HTTPBadRequest: no",
         "test_c": "not run: the functional run passed its deadline",
         "test_d": "not run: the module's process reported nothing: Traceback",
     }
