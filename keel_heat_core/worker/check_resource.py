@@ -116,6 +116,7 @@ class CheckResource:
         try:
             if is_update:
                 rsrc = self._update(ctxt, stack, row, input_data, cancel)
+                self._drop_replaced(stack, graph, row, cancel)
             else:
                 self._cleanup(stack, row, cancel)
         except _Replaced:
@@ -249,7 +250,10 @@ class CheckResource:
     ) -> None:
         if stack.action in (r.CHECK, r.RESUME, r.SNAPSHOT, r.SUSPEND):
             return
-        if row.current_template_id == stack.raw_template_id:
+        if (
+            row.current_template_id == stack.raw_template_id
+            and not self._superseded(stack, row)
+        ):
             return
         template_id = row.current_template_id or stack.raw_template_id
         rsrc = self._resource(stack, row, template_id, NodeDataView({}))
@@ -263,6 +267,40 @@ class CheckResource:
             new = self.deps.resources.get_resource(row.replaced_by)
             if new and new.current_template_id == stack.raw_template_id:
                 self.deps.resources.update_resource(new.id, {"replaces": None})
+
+    def _drop_replaced(
+        self,
+        stack: r.StackRow,
+        graph: Graph[Node],
+        row: r.ResourceRow,
+        cancel: threading.Event,
+    ) -> None:
+        """Delete the row this one replaced when no cleanup node will.
+
+        A row replaced inside the traversal that created it (a node
+        re-driven after its engine died) has no cleanup node of its own.
+        """
+        if row.replaces is None or cleanup_node(row.replaces) in graph:
+            return
+        old = self.deps.resources.get_resource(row.replaces)
+        if old is not None and self._superseded(stack, old):
+            self._cleanup(stack, old, cancel)
+
+    def _superseded(self, stack: r.StackRow, row: r.ResourceRow) -> bool:
+        """A row of this template replaced by a row of this template too.
+
+        That happens inside one traversal only when a node was re-driven
+        after its engine died (the stolen row is FAILED and replaced,
+        ``docs/design/resume.md``): the old row must go, or it would be
+        left behind with its physical resource.
+        """
+        if row.replaced_by is None:
+            return False
+        new = self.deps.resources.get_resource(row.replaced_by)
+        return (
+            new is not None
+            and new.current_template_id == stack.raw_template_id
+        )
 
     # -- propagation ----------------------------------------------------------
 
