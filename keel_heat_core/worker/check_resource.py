@@ -110,6 +110,8 @@ class CheckResource:
         if stack_state.timed_out(deps, stack):
             self._failed(ctxt, stack, current_traversal, node, "Timed out")
             return
+        if is_update and self._handed_over(ctxt, stack, row, data):
+            return
         input_data = (data or {}).get("input_data") or {}
         cancel = self._register(stack.id)
         rsrc = None
@@ -236,7 +238,12 @@ class CheckResource:
                 created_at=deps.now(),
             )
         )
-        rsrc.lock.respect({"replaced_by": new_id})
+        try:
+            rsrc.lock.respect({"replaced_by": new_id})
+        except UpdateInProgress:
+            # a concurrent run of this node replaced the row first
+            deps.resources.delete_resource(new_id)
+            raise
         deps.caster.check_resource(
             ctxt,
             new_id,
@@ -265,8 +272,29 @@ class CheckResource:
         rsrc.delete(self._deadline(stack), cancel, self.deps.poll_interval)
         if row.replaced_by is not None:
             new = self.deps.resources.get_resource(row.replaced_by)
-            if new and new.current_template_id == stack.raw_template_id:
+            if new and new.replaces == row.id:  # the old row is gone
                 self.deps.resources.update_resource(new.id, {"replaces": None})
+
+    def _handed_over(
+        self,
+        ctxt: Any,
+        stack: r.StackRow,
+        row: r.ResourceRow,
+        data: dict[str, Any],
+    ) -> bool:
+        """A node run again after this traversal replaced its row.
+
+        A duplicate or re-driven message must not replace the row a
+        second time: the node belongs to the replacement, cast again
+        (its work is idempotent).
+        """
+        if row.replaced_by is None:
+            return False
+        new = self.deps.resources.get_resource(row.replaced_by)
+        if new is None or new.current_template_id != stack.raw_template_id:
+            return False
+        self._recast(ctxt, new.id, stack, data, True)
+        return True
 
     def _drop_replaced(
         self,
@@ -408,6 +436,7 @@ class CheckResource:
         graph = self.deps.cache.graph(stack)
         key = retrigger_key(graph, row_id)
         if key is None:
+            self._drop_late_replacement(ctxt, stack, row_id)
             return
         try:
             ready = sync_point.retrigger(
@@ -421,6 +450,30 @@ class CheckResource:
             return
         if ready is not None:
             self._cast(ctxt, stack.current_traversal, ready)
+
+    def _drop_late_replacement(
+        self, ctxt: Any, stack: r.StackRow, row_id: int
+    ) -> None:
+        """Delete a replacement the current traversal does not know.
+
+        A superseded traversal may insert a replacement after the current
+        one built its graph; nothing would ever clean that row (or its
+        physical resource) up. Delete both, then re-enter the original
+        into the current traversal, as Heat does for such rows.
+        """
+        deps = self.deps
+        row = deps.resources.get_resource(row_id)
+        if row is None or row.replaces is None or row.engine_id is not None:
+            return
+        LOG.info("Deleting replacement %s of a superseded traversal", row_id)
+        self._cleanup(stack, row, threading.Event())
+        left = deps.resources.get_resource(row_id)
+        if left is not None and (left.action, left.status) == (
+            r.DELETE,
+            r.COMPLETE,
+        ):
+            deps.resources.delete_resource(row_id)
+        self._retrigger_latest(ctxt, stack.id, row.replaces)
 
     # -- failure paths --------------------------------------------------------
 
