@@ -195,6 +195,14 @@ class EngineProcess:
                 start_new_session=True,
             )
 
+    def logged_engine_id(self) -> str:
+        """The engine id the worker logged when it started."""
+        marker = "starting with engine_id "
+        for line in self.log.read_text().splitlines():
+            if marker in line:
+                return line.split(marker, 1)[1].split()[0]
+        raise AssertionError(f"no engine id in {self.log}")
+
     def pids(self) -> list[int]:
         """The master and its workers."""
         return _descendants(self.proc.pid)
@@ -261,20 +269,31 @@ class FaultCloud:
 
     # -- engines ----------------------------------------------------------
 
-    def start_engine(self) -> EngineProcess:
-        """Start one engine; return once its heartbeat row is written."""
+    def start_engines(self, count: int = 1) -> list[EngineProcess]:
+        """Start ``count`` engines at once; return when each has written
+        its heartbeat row (the engine id is learnt from it)."""
         before = self.live_services()
-        engine = EngineProcess(
-            self.config, self.tmp / f"engine-{len(self.engines)}.log"
-        )
-        self.engines.append(engine)
+        started = []
+        for _ in range(count):
+            log = self.tmp / f"engine-{len(self.engines)}.log"
+            engine = EngineProcess(self.config, log)
+            self.engines.append(engine)
+            started.append(engine)
         new = wait_for(
-            lambda: self.live_services() - before,
-            60,
-            f"engine heartbeat (log {engine.log})",
+            lambda: (
+                found
+                if len(found := self.live_services() - before) >= count
+                else None
+            ),
+            90,
+            f"{count} engine heartbeats (logs in {self.tmp})",
         )
-        engine.engine_id = sorted(new)[0]
-        return engine
+        # the heartbeat rows do not say which process wrote them; each
+        # worker logs its engine id when it starts
+        for engine in started:
+            engine.engine_id = engine.logged_engine_id()
+        assert {e.engine_id for e in started} == new
+        return started
 
     def busiest(self, stack_id: str) -> EngineProcess:
         """The running engine holding most resource locks of a stack."""
@@ -385,22 +404,34 @@ class FaultCloud:
 
     # -- faults -------------------------------------------------------------
 
-    def close_amqp_connections(self) -> int:
-        """``rabbitmqctl close_connection`` on every AMQP connection of
-        this cloud's engine processes (and nobody else's)."""
+    def close_amqp_connections(self) -> None:
+        """Close every AMQP connection of this cloud's processes (its
+        engines and the test's client) and nobody else's: all of the
+        private vhost's, or those whose name carries an engine's pid."""
+        if self.vhost:
+            done = _rabbitmqctl(
+                "close_all_connections", "--vhost", self.vhost, "fault test"
+            )
+            assert done.returncode == 0, done.stderr
+            return
         pids = {str(p) for e in self.engines for p in e.pids()}
-        listed = _rabbitmqctl(
-            "list_connections", "pid", "client_properties"
-        ).stdout
-        closed = 0
-        for line in listed.splitlines():
+        listed = _rabbitmqctl("list_connections", "pid", "client_properties")
+        closers = []
+        for line in listed.stdout.splitlines():
             conn_pid, _, props = line.partition("\t")
             marker = props.split('{"connection_name","', 1)[-1]
             parts = marker.split(":")
             if len(parts) > 2 and parts[1] in pids:
-                _rabbitmqctl("close_connection", conn_pid, "fault test")
-                closed += 1
-        return closed
+                closers.append(
+                    subprocess.Popen(
+                        ["rabbitmqctl", "-q", "close_connection", conn_pid,
+                         "fault test"],
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                    )
+                )  # fmt: skip
+        for closer in closers:
+            closer.wait(timeout=60)
 
     def kill_db_connections(self) -> int:
         """Terminate every server connection to the scratch database."""

@@ -66,8 +66,7 @@ def test_kill_one_engine_mid_create(
     pg_cloud: FaultCloud, attempt: int
 ) -> None:
     cloud = pg_cloud
-    cloud.start_engine()
-    cloud.start_engine()
+    cloud.start_engines(2)
     template = layered(COUNT, "one", {"create": 1})
     started = time.monotonic()
     ident = cloud.client.create_stack(
@@ -89,8 +88,7 @@ def test_kill_one_engine_mid_update(
     pg_cloud: FaultCloud, attempt: int
 ) -> None:
     cloud = pg_cloud
-    cloud.start_engine()
-    cloud.start_engine()
+    cloud.start_engines(2)
     waits = {"create": 0, "update": 1}
     ident = cloud.client.create_stack(
         cloud.ctxt,
@@ -122,8 +120,7 @@ def test_kill_one_engine_mid_delete(
     pg_cloud: FaultCloud, attempt: int
 ) -> None:
     cloud = pg_cloud
-    cloud.start_engine()
-    cloud.start_engine()
+    cloud.start_engines(2)
     ident = cloud.client.create_stack(
         cloud.ctxt,
         f"kill-delete-{attempt}",
@@ -151,8 +148,7 @@ def test_kill_all_engines_then_start_one(
     pg_cloud: FaultCloud, attempt: int
 ) -> None:
     cloud = pg_cloud
-    first = cloud.start_engine()
-    second = cloud.start_engine()
+    first, second = cloud.start_engines(2)
     ident = cloud.client.create_stack(
         cloud.ctxt,
         f"kill-all-{attempt}",
@@ -170,6 +166,6 @@ def test_kill_all_engines_then_start_one(
     first.kill()
     second.kill()
     assert cloud.stack(sid)[0] == "CREATE_IN_PROGRESS"
-    cloud.start_engine()
+    cloud.start_engines(1)
     cloud.wait_state(sid, "CREATE_COMPLETE", 120)
     _all_rows(cloud, sid, "CREATE_COMPLETE")
