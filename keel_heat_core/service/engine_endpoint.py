@@ -15,9 +15,14 @@ import oslo_messaging
 from keel_heat_core import exception
 from keel_heat_core.db import service as service_repo
 from keel_heat_core.model import rows as r
-from keel_heat_core.service import views
+from keel_heat_core.service import resource_types, views
+from keel_heat_core.service.signals import ResourceSignals
+from keel_heat_core.service.software import SoftwareService
 from keel_heat_core.service.stack_api import StackAPI
-from keel_heat_core.service.stack_reads import StackReads
+from keel_heat_core.service.stack_reads import (
+    StackReads,
+    find_physical_resource,
+)
 from keel_heat_core.template import versions
 
 REVISION = "keel-heat"
@@ -38,6 +43,8 @@ class EngineEndpoint:
     def __init__(self, api: StackAPI) -> None:
         self._api = api
         self._reads = StackReads(api)
+        self._software = SoftwareService(api.db, api.conf)
+        self._signals = ResourceSignals(api)
 
     # -- stacks --------------------------------------------------------------
 
@@ -111,9 +118,17 @@ class EngineEndpoint:
         raise _later("preview_update_stack")
 
     def validate_template(
-        self, ctxt: Any, template: Any, **kwargs: Any
+        self,
+        ctxt: Any,
+        template: Any,
+        params: Any = None,
+        files: Any = None,
+        environment_files: Any = None,
+        files_container: Any = None,
+        show_nested: bool = False,
+        ignorable_errors: Any = None,
     ) -> Any:
-        raise _later("validate_template")
+        return self._api.validate_template(ctxt, template, params, files)
 
     def authenticated_to_backend(self, ctxt: Any) -> bool:
         return True
@@ -131,10 +146,10 @@ class EngineEndpoint:
         self._api.delete_stack(ctxt, stack_identity)
 
     def abandon_stack(self, ctxt: Any, stack_identity: Any) -> Any:
-        raise _later("abandon_stack")
+        return self._api.abandon_stack(ctxt, stack_identity)
 
     def export_stack(self, ctxt: Any, stack_identity: Any) -> Any:
-        raise _later("export_stack")
+        return self._api.export_stack(ctxt, stack_identity)
 
     def stack_suspend(self, ctxt: Any, stack_identity: Any) -> None:
         self._api.stack_action(ctxt, stack_identity, r.SUSPEND)
@@ -175,8 +190,17 @@ class EngineEndpoint:
 
     # -- resource types and templates --------------------------------------
 
-    def list_resource_types(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("list_resource_types")
+    def list_resource_types(
+        self,
+        ctxt: Any,
+        support_status: str | None = None,
+        type_name: str | None = None,
+        heat_version: str | None = None,
+        with_description: bool = False,
+    ) -> Any:
+        return resource_types.list_resource_types(
+            support_status, type_name, heat_version, with_description
+        )
 
     def list_template_versions(self, ctxt: Any) -> Any:
         return versions.list_versions()
@@ -187,15 +211,19 @@ class EngineEndpoint:
         template_version: str,
         with_condition: bool = False,
     ) -> Any:
-        raise _later("list_template_functions")
+        return resource_types.list_template_functions(
+            template_version, with_condition
+        )
 
-    def resource_schema(self, ctxt: Any, type_name: str, **kwargs: Any) -> Any:
-        raise _later("resource_schema")
+    def resource_schema(
+        self, ctxt: Any, type_name: str, with_description: bool = False
+    ) -> Any:
+        return resource_types.resource_schema(type_name, with_description)
 
     def generate_template(
         self, ctxt: Any, type_name: str, template_type: str = "cfn"
     ) -> Any:
-        raise _later("generate_template")
+        return resource_types.generate_template(type_name, template_type)
 
     # -- resources and events ----------------------------------------------
 
@@ -218,7 +246,7 @@ class EngineEndpoint:
     def find_physical_resource(
         self, ctxt: Any, physical_resource_id: str
     ) -> Any:
-        raise _later("find_physical_resource")
+        return find_physical_resource(self._api, ctxt, physical_resource_id)
 
     def describe_stack_resources(
         self, ctxt: Any, stack_identity: Any, resource_name: str | None
@@ -241,54 +269,76 @@ class EngineEndpoint:
         return self._reads.list_stack_resources(ctxt, stack_identity)
 
     def resource_signal(
-        self, ctxt: Any, stack_identity: Any, **kw: Any
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        resource_name: str,
+        details: Any = None,
+        sync_call: bool = False,
     ) -> Any:
-        raise _later("resource_signal")
+        return self._signals.resource_signal(
+            ctxt, stack_identity, resource_name, details, sync_call
+        )
 
     def resource_mark_unhealthy(
-        self, ctxt: Any, stack_identity: Any, **kwargs: Any
-    ) -> Any:
-        raise _later("resource_mark_unhealthy")
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        resource_name: str,
+        mark_unhealthy: Any,
+        resource_status_reason: str | None = None,
+    ) -> None:
+        self._signals.resource_mark_unhealthy(
+            ctxt,
+            stack_identity,
+            resource_name,
+            mark_unhealthy,
+            resource_status_reason,
+        )
 
     # -- software configs and deployments -----------------------------------
 
     def show_software_config(self, ctxt: Any, config_id: str) -> Any:
-        raise _later("show_software_config")
+        return self._software.show_software_config(ctxt, config_id)
 
-    def list_software_configs(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("list_software_configs")
+    def list_software_configs(
+        self, ctxt: Any, limit: Any = None, marker: Any = None
+    ) -> Any:
+        return self._software.list_software_configs(ctxt, limit, marker)
 
     def create_software_config(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("create_software_config")
+        return self._software.create_software_config(ctxt, **kwargs)
 
     def delete_software_config(self, ctxt: Any, config_id: str) -> Any:
-        raise _later("delete_software_config")
+        return self._software.delete_software_config(ctxt, config_id)
 
     def list_software_deployments(self, ctxt: Any, server_id: Any) -> Any:
-        raise _later("list_software_deployments")
+        return self._software.list_software_deployments(ctxt, server_id)
 
     def metadata_software_deployments(self, ctxt: Any, server_id: Any) -> Any:
-        raise _later("metadata_software_deployments")
+        return self._software.metadata_software_deployments(ctxt, server_id)
 
     def show_software_deployment(self, ctxt: Any, deployment_id: str) -> Any:
-        raise _later("show_software_deployment")
+        return self._software.show_software_deployment(ctxt, deployment_id)
 
     def check_software_deployment(
         self, ctxt: Any, deployment_id: str, timeout: int
     ) -> Any:
-        raise _later("check_software_deployment")
+        return self._software.check_software_deployment(
+            ctxt, deployment_id, timeout
+        )
 
     def create_software_deployment(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("create_software_deployment")
+        return self._software.create_software_deployment(ctxt, **kwargs)
 
     def update_software_deployment(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("update_software_deployment")
+        return self._software.update_software_deployment(ctxt, **kwargs)
 
     def signal_software_deployment(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("signal_software_deployment")
+        return self._software.signal_software_deployment(ctxt, **kwargs)
 
     def delete_software_deployment(self, ctxt: Any, deployment_id: str) -> Any:
-        raise _later("delete_software_deployment")
+        return self._software.delete_software_deployment(ctxt, deployment_id)
 
     # -- snapshots and misc --------------------------------------------------
 
