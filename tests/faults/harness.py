@@ -8,7 +8,8 @@ its worker together), drives stacks through the engine RPC client and
 reads the outcome straight from the database.
 
 The test configuration (see :data:`CONFIG`): ``periodic_interval = 1``
-(heartbeat and resume pass every second), ``engine_life_check_timeout =
+(heartbeat every second), ``resume_interval = 1`` (a resume pass every
+second), ``engine_life_check_timeout =
 1`` (the listener probe waits one second). The *liveness period* the
 scenarios measure recovery against is :data:`LIVENESS_PERIOD`.
 """
@@ -45,7 +46,8 @@ ADMIN_URLS = {
 }
 ENGINE_BIN = pathlib.Path(sys.executable).with_name("keel-heat-engine")
 
-#: seconds between two resume passes (and heartbeats) of an engine
+#: seconds between two resume passes and two heartbeats of an engine
+#: (``resume_interval`` and ``periodic_interval``)
 PERIODIC_INTERVAL = 1
 #: seconds the listener probe waits for a dead engine
 LIFE_CHECK_TIMEOUT = 1
@@ -60,6 +62,7 @@ transport_url = {transport_url}
 control_exchange = {exchange}
 host = {exchange}
 periodic_interval = {interval}
+resume_interval = {interval}
 engine_life_check_timeout = {life}
 num_engine_workers = 1
 auth_encryption_key = {key}
