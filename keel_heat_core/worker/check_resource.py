@@ -110,8 +110,6 @@ class CheckResource(NodeRecovery):
         if stack_state.timed_out(deps, stack):
             self._failed(ctxt, stack, current_traversal, node, "Timed out")
             return
-        if is_update and self._handed_over(ctxt, stack, row, data):
-            return
         input_data = (data or {}).get("input_data") or {}
         if skip_propagate and stack.action == r.CHECK:
             # a predecessor failed its CHECK: pass the news on, skip work
@@ -366,27 +364,6 @@ class CheckResource(NodeRecovery):
             new = self.deps.resources.get_resource(row.replaced_by)
             if new and new.replaces == row.id:  # the old row is gone
                 self.deps.resources.update_resource(new.id, {"replaces": None})
-
-    def _handed_over(
-        self,
-        ctxt: Any,
-        stack: r.StackRow,
-        row: r.ResourceRow,
-        data: dict[str, Any],
-    ) -> bool:
-        """A node run again after this traversal replaced its row.
-
-        A duplicate or re-driven message must not replace the row a
-        second time: the node belongs to the replacement, cast again
-        (its work is idempotent).
-        """
-        if row.replaced_by is None:
-            return False
-        new = self.deps.resources.get_resource(row.replaced_by)
-        if new is None or new.current_template_id != stack.raw_template_id:
-            return False
-        self._recast(ctxt, new.id, stack, data, True)
-        return True
 
     def _drop_replaced(
         self,
