@@ -26,8 +26,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from bench import report
-from bench import throughput
+from bench import report, throughput
 from bench.client import Endpoint, OrchestrationClient
 from bench.shapes import SHAPES, big_template_text, outputs
 
@@ -53,19 +52,40 @@ def lifecycle_cases(
             t0 = time.perf_counter()
             sid = client.create_stack(name, tmpl, files)
             status = client.wait(name, sid, "CREATE", timeout)
-            yield {**base, "case": "create", "status": status,
-                   "seconds": time.perf_counter() - t0}
+            yield {
+                **base,
+                "case": "create",
+                "status": status,
+                "seconds": time.perf_counter() - t0,
+            }
             tmpl, files = build(n, "two", rtype)
             t0 = time.perf_counter()
             client.update_stack(name, sid, tmpl, files)
             status = client.wait(name, sid, "UPDATE", timeout)
-            yield {**base, "case": "update", "status": status,
-                   "seconds": time.perf_counter() - t0}
+            yield {
+                **base,
+                "case": "update",
+                "status": status,
+                "seconds": time.perf_counter() - t0,
+            }
             t0 = time.perf_counter()
             client.delete_stack(name, sid)
             status = client.wait(name, sid, "DELETE", timeout, deleting=True)
-            yield {**base, "case": "delete", "status": status,
-                   "seconds": time.perf_counter() - t0}
+            yield {
+                **base,
+                "case": "delete",
+                "status": status,
+                "seconds": time.perf_counter() - t0,
+            }
+
+
+def _load() -> str:
+    """The 1/5/15-minute load average when the row was written."""
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return ""
 
 
 def _timed(fn: Callable[[], Any], repeat: int) -> list[float]:
@@ -85,9 +105,12 @@ def read_cases(
     sid = client.create_stack(name, outputs(100), {})
     client.wait(name, sid, "CREATE", timeout)
     times = _timed(lambda: client.show_stack(name, sid), 20)
-    yield {"case": "show_100_outputs", "n": 100,
-           "seconds": sorted(times)[len(times) // 2],
-           "p99": max(times)}
+    yield {
+        "case": "show_100_outputs",
+        "n": 100,
+        "seconds": sorted(times)[len(times) // 2],
+        "p99": max(times),
+    }
 
     ev_name = _name("events")
     tmpl, files = SHAPES["wide"](500, "one", "OS::Heat::None")
@@ -100,16 +123,19 @@ def read_cases(
         count = client.list_events(ev_name, ev_id)
 
     times = _timed(page, 3)
-    yield {"case": "event_list", "n": count,
-           "seconds": sorted(times)[len(times) // 2]}
+    yield {
+        "case": "event_list",
+        "n": count,
+        "seconds": sorted(times)[len(times) // 2],
+    }
 
     for conc in concurrency:
-        for label, path in (("GET /stacks", "/stacks"),
-                            ("GET /stacks/{name}/{id}",
-                             f"/stacks/{name}/{sid}")):
+        for label, path in (
+            ("GET /stacks", "/stacks"),
+            ("GET /stacks/{name}/{id}", f"/stacks/{name}/{sid}"),
+        ):
             res = throughput.run(client, path, conc, requests_total=400)
-            yield {"case": f"throughput {label}", "concurrency": conc,
-                   **res}
+            yield {"case": f"throughput {label}", "concurrency": conc, **res}
 
     for sname, stack_id in ((name, sid), (ev_name, ev_id)):
         client.delete_stack(sname, stack_id)
@@ -118,8 +144,11 @@ def read_cases(
 def validate_case(client: OrchestrationClient) -> dict[str, Any]:
     text = big_template_text(2000)
     times = _timed(lambda: client.validate(text), 3)
-    return {"case": "validate_5mb", "bytes": len(text),
-            "seconds": sorted(times)[1]}
+    return {
+        "case": "validate_5mb",
+        "bytes": len(text),
+        "seconds": sorted(times)[1],
+    }
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -145,8 +174,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def make_client(args: argparse.Namespace) -> OrchestrationClient:
     if args.os_auth_url:
         endpoint = Endpoint.from_keystone(
-            args.os_auth_url, args.os_username, args.os_password,
-            args.os_project_name, url=args.endpoint,
+            args.os_auth_url,
+            args.os_username,
+            args.os_password,
+            args.os_project_name,
+            url=args.endpoint,
         )
     elif args.endpoint:
         endpoint = Endpoint(args.endpoint.rstrip("/"), args.token)
@@ -159,13 +191,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     client = make_client(args)
     cases = set(args.cases.split(","))
-    meta = {"label": args.label, "machine": platform.platform(),
-            "python": platform.python_version()}
+    meta = {
+        "label": args.label,
+        "machine": platform.platform(),
+        "python": platform.python_version(),
+    }
     rows: list[dict[str, Any]] = []
     sink = open(args.out, "a") if args.out else None  # noqa: SIM115
 
     def emit(row: dict[str, Any]) -> None:
-        row = {**meta, **row}
+        row = {**meta, "load": _load(), **row}
         rows.append(row)
         print(json.dumps(row), flush=True)
         if sink:
@@ -175,9 +210,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if "lifecycle" in cases:
             for row in lifecycle_cases(
-                client, args.shapes.split(","),
+                client,
+                args.shapes.split(","),
                 [int(s) for s in args.sizes.split(",")],
-                args.type, args.timeout,
+                args.type,
+                args.timeout,
             ):
                 emit(row)
         if "read" in cases:
