@@ -49,7 +49,9 @@ class HeatException(Exception):
             self.message = HeatException.message
         if self.error_code:
             self.message = f"HEAT-E{self.error_code} {self.message}"
-        super().__init__(self.message)
+        # No positional args: oslo.messaging rebuilds a remote error as
+        # ``cls(*args, **kwargs)``, and only the keyword form is accepted.
+        super().__init__()
 
     def __str__(self) -> str:
         return self.message

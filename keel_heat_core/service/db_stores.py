@@ -182,6 +182,29 @@ class DbResourceStore:
         }
         return resource_repo.create(self.db, self._columns(values)).id
 
+    def insert_replacement(
+        self, old_id: int, atomic_key: int | None, row: r.ResourceRow
+    ) -> int | None:
+        values = self._columns(
+            {
+                "uuid": row.uuid,
+                "name": row.name,
+                "stack_id": row.stack_id,
+                "action": row.action,
+                "status": row.status,
+                "status_reason": row.status_reason,
+                "current_template_id": row.current_template_id,
+                "requires": list(row.requires),
+                "needed_by": [],
+                "replaces": old_id,
+                "root_stack_id": row.root_stack_id,
+            }
+        )
+        rec = resource_repo.create_replacement(
+            self.db, old_id, values, atomic_key, None
+        )
+        return None if rec is None else rec.id
+
     def update_resource(
         self, resource_id: int, values: Mapping[str, Any]
     ) -> None:

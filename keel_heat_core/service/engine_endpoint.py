@@ -16,6 +16,8 @@ from keel_heat_core import exception
 from keel_heat_core.db import service as service_repo
 from keel_heat_core.model import rows as r
 from keel_heat_core.service import views
+from keel_heat_core.service.signals import ResourceSignals
+from keel_heat_core.service.software import SoftwareService
 from keel_heat_core.service.stack_api import StackAPI
 from keel_heat_core.service.stack_reads import StackReads
 from keel_heat_core.template import versions
@@ -38,6 +40,8 @@ class EngineEndpoint:
     def __init__(self, api: StackAPI) -> None:
         self._api = api
         self._reads = StackReads(api)
+        self._software = SoftwareService(api.db, api.conf)
+        self._signals = ResourceSignals(api)
 
     # -- stacks --------------------------------------------------------------
 
@@ -241,54 +245,76 @@ class EngineEndpoint:
         return self._reads.list_stack_resources(ctxt, stack_identity)
 
     def resource_signal(
-        self, ctxt: Any, stack_identity: Any, **kw: Any
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        resource_name: str,
+        details: Any = None,
+        sync_call: bool = False,
     ) -> Any:
-        raise _later("resource_signal")
+        return self._signals.resource_signal(
+            ctxt, stack_identity, resource_name, details, sync_call
+        )
 
     def resource_mark_unhealthy(
-        self, ctxt: Any, stack_identity: Any, **kwargs: Any
-    ) -> Any:
-        raise _later("resource_mark_unhealthy")
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        resource_name: str,
+        mark_unhealthy: Any,
+        resource_status_reason: str | None = None,
+    ) -> None:
+        self._signals.resource_mark_unhealthy(
+            ctxt,
+            stack_identity,
+            resource_name,
+            mark_unhealthy,
+            resource_status_reason,
+        )
 
     # -- software configs and deployments -----------------------------------
 
     def show_software_config(self, ctxt: Any, config_id: str) -> Any:
-        raise _later("show_software_config")
+        return self._software.show_software_config(ctxt, config_id)
 
-    def list_software_configs(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("list_software_configs")
+    def list_software_configs(
+        self, ctxt: Any, limit: Any = None, marker: Any = None
+    ) -> Any:
+        return self._software.list_software_configs(ctxt, limit, marker)
 
     def create_software_config(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("create_software_config")
+        return self._software.create_software_config(ctxt, **kwargs)
 
     def delete_software_config(self, ctxt: Any, config_id: str) -> Any:
-        raise _later("delete_software_config")
+        return self._software.delete_software_config(ctxt, config_id)
 
     def list_software_deployments(self, ctxt: Any, server_id: Any) -> Any:
-        raise _later("list_software_deployments")
+        return self._software.list_software_deployments(ctxt, server_id)
 
     def metadata_software_deployments(self, ctxt: Any, server_id: Any) -> Any:
-        raise _later("metadata_software_deployments")
+        return self._software.metadata_software_deployments(ctxt, server_id)
 
     def show_software_deployment(self, ctxt: Any, deployment_id: str) -> Any:
-        raise _later("show_software_deployment")
+        return self._software.show_software_deployment(ctxt, deployment_id)
 
     def check_software_deployment(
         self, ctxt: Any, deployment_id: str, timeout: int
     ) -> Any:
-        raise _later("check_software_deployment")
+        return self._software.check_software_deployment(
+            ctxt, deployment_id, timeout
+        )
 
     def create_software_deployment(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("create_software_deployment")
+        return self._software.create_software_deployment(ctxt, **kwargs)
 
     def update_software_deployment(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("update_software_deployment")
+        return self._software.update_software_deployment(ctxt, **kwargs)
 
     def signal_software_deployment(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("signal_software_deployment")
+        return self._software.signal_software_deployment(ctxt, **kwargs)
 
     def delete_software_deployment(self, ctxt: Any, deployment_id: str) -> Any:
-        raise _later("delete_software_deployment")
+        return self._software.delete_software_deployment(ctxt, deployment_id)
 
     # -- snapshots and misc --------------------------------------------------
 

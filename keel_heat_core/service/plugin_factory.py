@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from keel_heat_core import exception
+from keel_heat_core.context import RequestContext
 from keel_heat_core.db import resource as resource_repo
 from keel_heat_core.db import resource_data as data_repo
 from keel_heat_core.db.database import Database
@@ -81,6 +82,8 @@ class PluginFactory:
         self.db = db
         self.stacks = stacks
         self.context = context
+        #: the engine client nested stacks use (set by the backend)
+        self.rpc: Any = None
 
     def __call__(
         self,
@@ -93,8 +96,13 @@ class PluginFactory:
         cls = stored.env.get_class_to_instantiate(
             definition.resource_type, row.name
         )
+        context = self.context or RequestContext(
+            project_id=stack.tenant,
+            username=stack.username,
+            overwrite=False,
+        )
         facade = EngineStackFacade(
-            stack, stored, self.context, stacks=self.stacks
+            stack, stored, context, rpc=self.rpc, stacks=self.stacks
         )
         res = cls(row.name, _Resolved(definition, properties), facade)
         res.attach_store(DbPluginStore(self.db, row.id))

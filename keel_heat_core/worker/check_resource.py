@@ -180,12 +180,17 @@ class CheckResource:
     ) -> ConvergenceResource | None:
         if stack.action == r.SUSPEND:
             return None
+        if self._replaced_already(ctxt, stack, row, input_data):
+            raise _Replaced()
         view = NodeDataView(node_data_by_name(input_data))
         rsrc = self._resource(stack, row, stack.raw_template_id, view)
         assert rsrc is not None, "update node of a resource not in template"
         requires = [d.id for d in node_data_by_name(input_data).values()]
         deadline = self._deadline(stack)
         interval = self.deps.poll_interval
+        if stack.action in (r.CHECK, r.RESUME, r.SNAPSHOT):
+            rsrc.stack_action(stack.action, deadline, cancel, interval)
+            return rsrc
         if row.action == r.INIT:
             rsrc.create(
                 stack.raw_template_id, requires, deadline, cancel, interval
@@ -212,6 +217,32 @@ class CheckResource:
             raise _Replaced() from None
         return rsrc
 
+    def _replaced_already(
+        self,
+        ctxt: Any,
+        stack: r.StackRow,
+        row: r.ResourceRow,
+        input_data: dict[str, Any],
+    ) -> bool:
+        """A re-driven node whose row this traversal replaced already.
+
+        The node belongs to the replacement now: cast it there (a
+        duplicate there is absorbed by its lock and its sync points).
+        """
+        if row.replaced_by is None:
+            return False
+        new = self.deps.resources.get_resource(row.replaced_by)
+        if new is None or new.current_template_id != stack.raw_template_id:
+            return False
+        self.deps.caster.check_resource(
+            ctxt,
+            new.id,
+            stack.current_traversal,
+            {"input_data": input_data},
+            True,
+        )
+        return True
+
     def _replace(
         self,
         ctxt: Any,
@@ -222,7 +253,9 @@ class CheckResource:
     ) -> None:
         """``make_replacement`` then hand the node to the new row."""
         deps = self.deps
-        new_id = deps.resources.insert_resource(
+        new_id = deps.resources.insert_replacement(
+            rsrc.row.id,
+            rsrc.lock.state.atomic_key,
             r.ResourceRow(
                 id=0,
                 name=rsrc.name,
@@ -233,9 +266,10 @@ class CheckResource:
                 uuid=str(uuid.uuid4()),
                 root_stack_id=rsrc.row.root_stack_id or stack.id,
                 created_at=deps.now(),
-            )
+            ),
         )
-        rsrc.lock.respect({"replaced_by": new_id})
+        if new_id is None:
+            raise UpdateInProgress(rsrc.name)
         deps.caster.check_resource(
             ctxt,
             new_id,
@@ -247,7 +281,20 @@ class CheckResource:
     def _cleanup(
         self, stack: r.StackRow, row: r.ResourceRow, cancel: threading.Event
     ) -> None:
-        if stack.action in (r.CHECK, r.RESUME, r.SNAPSHOT, r.SUSPEND):
+        if stack.action in (r.CHECK, r.RESUME, r.SNAPSHOT):
+            return
+        if stack.action == r.SUSPEND:
+            # suspension runs in reverse dependency order: cleanup nodes
+            rsrc = self._resource(
+                stack, row, stack.raw_template_id, NodeDataView({})
+            )
+            if rsrc is not None:
+                rsrc.stack_action(
+                    r.SUSPEND,
+                    self._deadline(stack),
+                    cancel,
+                    self.deps.poll_interval,
+                )
             return
         if row.current_template_id == stack.raw_template_id:
             return

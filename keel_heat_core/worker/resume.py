@@ -69,13 +69,20 @@ class Resumer:
             self._seen[stack.id] = (traversal, progress)
         graph = deps.cache.graph(stack)
         by_key = {(r.entity_id, r.is_update): r for r in rows}
+        pending = pending_nodes(graph, rows, stack.id)
+        # one query for every row of the stack, not one per pending node
+        resources = (
+            {x.id: x for x in deps.resources.get_resources(stack.id)}
+            if pending
+            else {}
+        )
         recast = []
-        for node in pending_nodes(graph, rows, stack.id):
+        for node in pending:
             if not node.is_resource:
                 continue
-            row = deps.resources.get_resource(int(node.entity_id))
+            row = resources.get(int(node.entity_id))
             if row is not None and row.replaced_by is not None:
-                replacement = deps.resources.get_resource(row.replaced_by)
+                replacement = resources.get(row.replaced_by)
                 if replacement is not None and node.is_update:
                     row = replacement  # the node was handed over
             holder = row.engine_id if row is not None else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tests.conformance.engine_double import Outcome
+from tests.conformance.outcome import Outcome
 
 
 @dataclass(frozen=True)

@@ -242,3 +242,55 @@ def test_invalid_name_and_duplicate(cloud: Cloud) -> None:
     api.create_stack(cloud.ctxt, "dup", TEMPLATE, {}, {}, {})
     with pytest.raises(exception.StackExists):
         api.create_stack(cloud.ctxt, "dup", TEMPLATE, {}, {}, {})
+
+
+def group(count: int) -> dict[str, object]:
+    return {
+        "heat_template_version": "2021-04-16",
+        "resources": {
+            "group": {
+                "type": "OS::Heat::ResourceGroup",
+                "properties": {
+                    "count": count,
+                    "resource_def": {
+                        "type": "OS::Heat::TestResource",
+                        "properties": {"value": "member"},
+                    },
+                },
+            },
+        },
+        "outputs": {"refs": {"value": {"get_attr": ["group", "refs"]}}},
+    }
+
+
+def test_nested_stack_of_a_resource_group(cloud: Cloud) -> None:
+    api = cloud.endpoint(0)
+    ident = api.create_stack(cloud.ctxt, "parent", group(3), {}, {}, {})
+    wait_state(cloud, ident, "CREATE_COMPLETE")
+    (parent_row,) = resource_repo.get_all_by_stack(cloud.db, ident["stack_id"])
+    child_id = parent_row.nova_instance
+    assert child_id
+    child = stack_repo.get(cloud.db, child_id)
+    assert child is not None
+    assert (child.owner_id, child.nested_depth) == (ident["stack_id"], 1)
+    assert child.parent_resource_name == "group"
+    assert child.name.startswith("parent-group-")
+    assert f"{child.action}_{child.status}" == "CREATE_COMPLETE"
+    assert sorted(
+        r.name for r in resource_repo.get_all_by_stack(cloud.db, child_id)
+    ) == ["0", "1", "2"]
+    (shown,) = api.show_stack(cloud.ctxt, ident)
+    refs = shown["outputs"][0]["output_value"]
+    assert len(refs) == 3
+
+    api.update_stack(cloud.ctxt, ident, group(2), {}, {}, {})
+    wait_state(cloud, ident, "UPDATE_COMPLETE")
+    assert sorted(
+        r.name for r in resource_repo.get_all_by_stack(cloud.db, child_id)
+    ) == ["0", "1"]
+
+    api.delete_stack(cloud.ctxt, ident)
+    wait_state(cloud, ident, "DELETE_COMPLETE")
+    gone = stack_repo.get(cloud.db, child_id, show_deleted=True)
+    assert gone is not None and gone.status == "COMPLETE"
+    assert gone.action == "DELETE"
