@@ -18,6 +18,7 @@ both runs. Never part of the test run.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import platform
 import sys
@@ -27,12 +28,92 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from bench import report, throughput
-from bench.client import Endpoint, OrchestrationClient
+from bench.client import BenchError, Endpoint, OrchestrationClient
 from bench.shapes import SHAPES, big_template_text, outputs
 
 
 def _name(prefix: str) -> str:
     return f"bench-{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def _phase(
+    client: OrchestrationClient,
+    name: str,
+    sid: str,
+    action: str,
+    timeout: float,
+    start: Callable[[], Any],
+) -> dict[str, Any]:
+    """Start one operation and wait for its end; time both together."""
+    t0 = time.perf_counter()
+    try:
+        start()
+        status = client.wait(
+            name, sid, action, timeout, deleting=action == "DELETE"
+        )
+    except BenchError as exc:
+        return {
+            "case": action.lower(),
+            "status": "ERROR",
+            "error": str(exc)[:300],
+            "seconds": time.perf_counter() - t0,
+        }
+    return {
+        "case": action.lower(),
+        "status": status,
+        "seconds": time.perf_counter() - t0,
+    }
+
+
+def one_lifecycle(
+    client: OrchestrationClient,
+    shape_name: str,
+    n: int,
+    rtype: str,
+    timeout: float,
+) -> Iterator[dict[str, Any]]:
+    """Create, update and delete one stack of a shape.
+
+    An error (a refused request, a timeout) ends the stack's cases with
+    an ``ERROR`` row instead of ending the whole run; the stack is then
+    deleted without being timed.
+    """
+    build = SHAPES[shape_name]
+    name = _name(f"{shape_name}{n}")
+    base = {"shape": shape_name, "n": n, "type": rtype}
+    tmpl, files = build(n, "one", rtype)
+    t0 = time.perf_counter()
+    try:
+        sid = client.create_stack(name, tmpl, files)
+    except BenchError as exc:
+        yield {
+            **base,
+            "case": "create",
+            "status": "ERROR",
+            "error": str(exc)[:300],
+            "seconds": time.perf_counter() - t0,
+        }
+        return
+    new_tmpl, new_files = build(n, "two", rtype)
+    phases: list[tuple[str, Callable[[], Any]]] = [
+        ("CREATE", lambda: None),
+        (
+            "UPDATE",
+            lambda: client.update_stack(name, sid, new_tmpl, new_files),
+        ),
+        ("DELETE", lambda: client.delete_stack(name, sid)),
+    ]
+    for action, start in phases:
+        row = _phase(client, name, sid, action, timeout, start)
+        if action == "CREATE":
+            # The POST happened before the phase: time from before it.
+            row["seconds"] = time.perf_counter() - t0
+        yield {**base, **row}
+        if row["status"] == "ERROR":
+            if action != "DELETE":
+                with contextlib.suppress(BenchError):
+                    client.delete_stack(name, sid)
+            return
 
 
 def lifecycle_cases(
@@ -44,39 +125,8 @@ def lifecycle_cases(
 ) -> Iterator[dict[str, Any]]:
     """Create, update and delete each shape at each size."""
     for shape_name in shapes:
-        build = SHAPES[shape_name]
         for n in sizes:
-            name = _name(f"{shape_name}{n}")
-            tmpl, files = build(n, "one", rtype)
-            base = {"shape": shape_name, "n": n, "type": rtype}
-            t0 = time.perf_counter()
-            sid = client.create_stack(name, tmpl, files)
-            status = client.wait(name, sid, "CREATE", timeout)
-            yield {
-                **base,
-                "case": "create",
-                "status": status,
-                "seconds": time.perf_counter() - t0,
-            }
-            tmpl, files = build(n, "two", rtype)
-            t0 = time.perf_counter()
-            client.update_stack(name, sid, tmpl, files)
-            status = client.wait(name, sid, "UPDATE", timeout)
-            yield {
-                **base,
-                "case": "update",
-                "status": status,
-                "seconds": time.perf_counter() - t0,
-            }
-            t0 = time.perf_counter()
-            client.delete_stack(name, sid)
-            status = client.wait(name, sid, "DELETE", timeout, deleting=True)
-            yield {
-                **base,
-                "case": "delete",
-                "status": status,
-                "seconds": time.perf_counter() - t0,
-            }
+            yield from one_lifecycle(client, shape_name, n, rtype, timeout)
 
 
 def _load() -> str:
@@ -143,7 +193,16 @@ def read_cases(
 
 def validate_case(client: OrchestrationClient) -> dict[str, Any]:
     text = big_template_text(2000)
-    times = _timed(lambda: client.validate(text), 3)
+    try:
+        times = _timed(lambda: client.validate(text), 3)
+    except BenchError as exc:
+        return {
+            "case": "validate_5mb",
+            "bytes": len(text),
+            "status": "ERROR",
+            "error": str(exc)[:300],
+            "seconds": 0.0,
+        }
     return {
         "case": "validate_5mb",
         "bytes": len(text),
