@@ -50,6 +50,9 @@ PROJECT = "embedded"
 BIG = 16 * 1024 * 1024
 DB_PREFIX = "keel_bench_"
 KINDS = ("embedded", "rabbit1", "rabbit2")
+#: ``--tuned``: a pool as large as the engine's thread pool, so that a
+#: busy worker stops opening (and closing) overflow connections.
+TUNED_DB = {"max_pool_size": "64", "max_overflow": "16"}
 
 
 def free_port() -> int:
@@ -100,10 +103,13 @@ class Deployment:
     :param workdir: where configuration, state and logs go
     """
 
-    def __init__(self, kind: str, workdir: pathlib.Path) -> None:
+    def __init__(
+        self, kind: str, workdir: pathlib.Path, tuned: bool = False
+    ) -> None:
         if kind not in KINDS:
             raise ValueError(f"unknown deployment {kind!r}")
         self.kind = kind
+        self.tuned = tuned
         self.workdir = workdir
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -131,6 +137,9 @@ class Deployment:
                 num_engine_workers=workers,
             )
             sections["database"] = {"connection": MYSQL.format(db=self.name)}
+            if self.tuned:
+                sections["database"].update(TUNED_DB)
+                sections["database"]["connection"] += "&ssl_disabled=true"
             write_conf(self.conf, sections)
             subprocess.run(
                 [
@@ -286,10 +295,12 @@ class Deployment:
 
 
 @contextlib.contextmanager
-def deployed(kind: str, keep: bool = False) -> Iterator[Deployment]:
+def deployed(
+    kind: str, keep: bool = False, tuned: bool = False
+) -> Iterator[Deployment]:
     """Start a deployment in a temporary directory; stop it at the end."""
     workdir = pathlib.Path(tempfile.mkdtemp(prefix=f"keel-bench-{kind}-"))
-    dep = Deployment(kind, workdir)
+    dep = Deployment(kind, workdir, tuned=tuned)
     try:
         dep.start()
         yield dep
@@ -297,6 +308,23 @@ def deployed(kind: str, keep: bool = False) -> Iterator[Deployment]:
         dep.stop()
         if not keep:
             shutil.rmtree(workdir, ignore_errors=True)
+
+
+def mariadb_counters() -> dict[str, int]:
+    """Server-wide connection and statement counters of MariaDB."""
+    import pymysql
+
+    conn = pymysql.connect(host="127.0.0.1", user="root")
+    try:
+        with conn.cursor() as cur:
+            cur.execute(
+                "SHOW GLOBAL STATUS WHERE Variable_name IN "
+                "('Connections', 'Questions', 'Com_commit', 'Com_select', "
+                "'Com_update', 'Com_insert')"
+            )
+            return {name: int(value) for name, value in cur.fetchall()}
+    finally:
+        conn.close()
 
 
 def load_average() -> str:
@@ -319,17 +347,33 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="keep the work directory (logs) afterwards",
     )
+    p.add_argument(
+        "--tuned",
+        action="store_true",
+        help="MariaDB runs: a pool of 64 connections and no TLS attempt "
+        "by PyMySQL (see RESULTS.md)",
+    )
     args = p.parse_args(own)
-    with deployed(args.kind, keep=args.keep) as dep:
+    label = args.kind + ("-tuned" if args.tuned else "")
+    before = mariadb_counters() if args.kind != "embedded" else {}
+    with deployed(args.kind, keep=args.keep, tuned=args.tuned) as dep:
         print(
             f"# {args.kind} at {dep.endpoint}, work dir {dep.workdir}, "
             f"pids {dep.pids()}, load {load_average()}",
             flush=True,
         )
-        extra = ["--endpoint", dep.endpoint, "--label", args.kind]
+        extra = ["--endpoint", dep.endpoint, "--label", label]
         if args.out:
             extra += ["--out", args.out]
-        return driver.main(extra + rest)
+        rc = driver.main(extra + rest)
+        if before:
+            after = mariadb_counters()
+            print(
+                "# MariaDB (whole server, other users included): "
+                + ", ".join(f"{k} +{after[k] - before[k]}" for k in after),
+                flush=True,
+            )
+        return rc
 
 
 if __name__ == "__main__":
