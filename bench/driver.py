@@ -29,6 +29,7 @@ from typing import Any
 
 from bench import report, throughput
 from bench.client import BenchError, Endpoint, OrchestrationClient
+from bench.cpu import CpuMeter
 from bench.shapes import SHAPES, big_template_text, outputs
 
 
@@ -227,6 +228,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--label", default="keel-heat")
     p.add_argument("--out", help="JSON lines file to append to")
     p.add_argument("--compare", help="another run's JSON lines file")
+    p.add_argument(
+        "--pids",
+        help="comma-separated process ids of the service (engine and API "
+        "workers) whose CPU seconds each lifecycle case records",
+    )
     return p.parse_args(argv)
 
 
@@ -258,8 +264,14 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     sink = open(args.out, "a") if args.out else None  # noqa: SIM115
 
+    meter = (
+        CpuMeter([int(p) for p in args.pids.split(",")]) if args.pids else None
+    )
+
     def emit(row: dict[str, Any]) -> None:
         row = {**meta, "load": _load(), **row}
+        if meter is not None and "shape" in row:
+            row["cpu_s"] = round(meter.lap(), 2)
         rows.append(row)
         print(json.dumps(row), flush=True)
         if sink:
@@ -268,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         if "lifecycle" in cases:
+            if meter is not None:
+                meter.lap()
             for row in lifecycle_cases(
                 client,
                 args.shapes.split(","),

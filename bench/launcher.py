@@ -362,7 +362,9 @@ def main(argv: list[str] | None = None) -> int:
             f"pids {dep.pids()}, load {load_average()}",
             flush=True,
         )
+        pids = [pid for group in dep.pids().values() for pid in group]
         extra = ["--endpoint", dep.endpoint, "--label", label]
+        extra += ["--pids", ",".join(map(str, pids))]
         if args.out:
             extra += ["--out", args.out]
         rc = driver.main(extra + rest)
