@@ -149,7 +149,10 @@ def _timed(fn: Callable[[], Any], repeat: int) -> list[float]:
 
 
 def read_cases(
-    client: OrchestrationClient, timeout: float, concurrency: list[int]
+    client: OrchestrationClient,
+    timeout: float,
+    concurrency: list[int],
+    list_stacks: int = 48,
 ) -> Iterator[dict[str, Any]]:
     """Stack show with 100 outputs, events paging, API throughput."""
     name = _name("outputs")
@@ -180,16 +183,43 @@ def read_cases(
         "seconds": sorted(times)[len(times) // 2],
     }
 
+    listed = _create_many(client, list_stacks, timeout)
     for conc in concurrency:
         for label, path in (
             ("GET /stacks", "/stacks"),
             ("GET /stacks/{name}/{id}", f"/stacks/{name}/{sid}"),
         ):
             res = throughput.run(client, path, conc, requests_total=400)
-            yield {"case": f"throughput {label}", "concurrency": conc, **res}
+            yield {
+                "case": f"throughput {label}",
+                "concurrency": conc,
+                "stacks": len(listed) + 2,
+                **res,
+            }
 
-    for sname, stack_id in ((name, sid), (ev_name, ev_id)):
+    for sname, stack_id in [(name, sid), (ev_name, ev_id), *listed]:
         client.delete_stack(sname, stack_id)
+
+
+def _create_many(
+    client: OrchestrationClient, count: int, timeout: float
+) -> list[tuple[str, str]]:
+    """Create ``count`` one-resource stacks (all at once) for GET /stacks.
+
+    The outputs and events stacks exist too, so GET /stacks lists
+    ``count + 2`` stacks.
+    """
+    tmpl = {
+        "heat_template_version": "2021-04-16",
+        "resources": {"r": {"type": "OS::Heat::None"}},
+    }
+    made = []
+    for _ in range(count):
+        name = _name("list")
+        made.append((name, client.create_stack(name, tmpl, {})))
+    for name, sid in made:
+        client.wait(name, sid, "CREATE", timeout)
+    return made
 
 
 def validate_case(client: OrchestrationClient) -> dict[str, Any]:
