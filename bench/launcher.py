@@ -327,6 +327,22 @@ def mariadb_counters() -> dict[str, int]:
         conn.close()
 
 
+def rss_mb(pids: dict[str, list[int]]) -> dict[str, list[int]]:
+    """Resident memory of each process, in MB, by service."""
+    out: dict[str, list[int]] = {}
+    for name, group in pids.items():
+        for pid in group:
+            try:
+                status = pathlib.Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            for line in status.splitlines():
+                if line.startswith("VmRSS:"):
+                    kb = int(line.split()[1])
+                    out.setdefault(name, []).append(kb // 1024)
+    return out
+
+
 def load_average() -> str:
     """The machine's 1/5/15 minute load, for the record."""
     return " ".join(pathlib.Path("/proc/loadavg").read_text().split()[:3])
@@ -368,6 +384,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.out:
             extra += ["--out", args.out]
         rc = driver.main(extra + rest)
+        print(f"# RSS MB after the run: {rss_mb(dep.pids())}", flush=True)
         if before:
             after = mariadb_counters()
             print(
