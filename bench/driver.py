@@ -24,7 +24,7 @@ import platform
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from bench import report, throughput
@@ -72,12 +72,14 @@ def one_lifecycle(
     n: int,
     rtype: str,
     timeout: float,
+    actions: Collection[str] = ("CREATE", "UPDATE", "DELETE"),
 ) -> Iterator[dict[str, Any]]:
     """Create, update and delete one stack of a shape.
 
     An error (a refused request, a timeout) ends the stack's cases with
     an ``ERROR`` row instead of ending the whole run; the stack is then
-    deleted without being timed.
+    deleted without being timed, as it is when ``actions`` leaves out
+    ``DELETE``. The stack is always created.
     """
     build = SHAPES[shape_name]
     name = _name(f"{shape_name}{n}")
@@ -105,16 +107,20 @@ def one_lifecycle(
         ("DELETE", lambda: client.delete_stack(name, sid)),
     ]
     for action, start in phases:
+        if action not in actions and action != "CREATE":
+            continue
         row = _phase(client, name, sid, action, timeout, start)
         if action == "CREATE":
             # The POST happened before the phase: time from before it.
             row["seconds"] = time.perf_counter() - t0
         yield {**base, **row}
         if row["status"] == "ERROR":
-            if action != "DELETE":
-                with contextlib.suppress(BenchError):
-                    client.delete_stack(name, sid)
+            break
+    else:
+        if "DELETE" in actions:
             return
+    with contextlib.suppress(BenchError):
+        client.delete_stack(name, sid)
 
 
 def lifecycle_cases(
@@ -123,11 +129,14 @@ def lifecycle_cases(
     sizes: list[int],
     rtype: str,
     timeout: float,
+    actions: Collection[str] = ("CREATE", "UPDATE", "DELETE"),
 ) -> Iterator[dict[str, Any]]:
     """Create, update and delete each shape at each size."""
     for shape_name in shapes:
         for n in sizes:
-            yield from one_lifecycle(client, shape_name, n, rtype, timeout)
+            yield from one_lifecycle(
+                client, shape_name, n, rtype, timeout, actions
+            )
 
 
 def _load() -> str:
@@ -254,6 +263,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--type", default="OS::Heat::TestResource")
     p.add_argument("--cases", default="lifecycle,read,validate")
     p.add_argument("--concurrency", default="1,8,32")
+    p.add_argument(
+        "--actions",
+        default="create,update,delete",
+        help="lifecycle actions to time (the stack is always created)",
+    )
     p.add_argument("--timeout", type=float, default=3600)
     p.add_argument("--label", default="keel-heat")
     p.add_argument("--out", help="JSON lines file to append to")
@@ -318,6 +332,7 @@ def main(argv: list[str] | None = None) -> int:
                 [int(s) for s in args.sizes.split(",")],
                 args.type,
                 args.timeout,
+                args.actions.upper().split(","),
             ):
                 emit(row)
         if "read" in cases:
