@@ -26,7 +26,7 @@ from keel_heat_core.model import rows as r
 from keel_heat_core.model.definitions import BoundDefinition, StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
 from keel_heat_core.model.stack_facade import EngineStackFacade
-from keel_heat_core.service import db_stores, views
+from keel_heat_core.service import abandon, db_stores, views
 from keel_heat_core.template.protocols import PendingStackView
 from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.check_resource import CheckResource
@@ -177,6 +177,11 @@ class StackAPI:
     ) -> dict[str, str]:
         """Store the stack and start its CREATE traversal."""
         args = dict(args or {})
+        # adopt: service/abandon.py
+        adopt_data = None
+        if args.get("adopt_stack_data"):
+            abandon.require_adopt(self.conf)
+            adopt_data = abandon.parse_adopt_data(args["adopt_stack_data"])
         stack_id = str(uuid.uuid4())
         stored = self.parse(
             ctxt, stack_name, template, params, files, stack_id
@@ -210,7 +215,14 @@ class StackAPI:
         except db_exceptions.StackExists as exc:
             raise exception.StackExists(stack_name=stack_name) from exc
         stack = db_stores.stack_row(rec)
-        converge_stack(self.deps, ctxt, stack, template_id, r.CREATE)
+        converge_stack(
+            self.deps,
+            ctxt,
+            stack,
+            template_id,
+            r.ADOPT if adopt_data is not None else r.CREATE,
+            adopt_stack_data=adopt_data,
+        )
         return views.identity(stack)
 
     def update_stack(

@@ -115,7 +115,9 @@ class CheckResource:
         rsrc = None
         try:
             if is_update:
-                rsrc = self._update(ctxt, stack, row, input_data, cancel)
+                rsrc = self._update(
+                    ctxt, stack, row, input_data, cancel, adopt_stack_data
+                )
             else:
                 self._cleanup(stack, row, cancel)
         except _Replaced:
@@ -135,7 +137,7 @@ class CheckResource:
             return
         finally:
             self._unregister(stack.id, cancel)
-        self._propagate(ctxt, stack, graph, node, row, rsrc)
+        self._propagate(ctxt, stack, graph, node, row, rsrc, adopt_stack_data)
 
     # -- work -------------------------------------------------------------
 
@@ -177,6 +179,7 @@ class CheckResource:
         row: r.ResourceRow,
         input_data: dict[str, Any],
         cancel: threading.Event,
+        adopt_stack_data: Any = None,
     ) -> ConvergenceResource | None:
         if stack.action == r.SUSPEND:
             return None
@@ -190,6 +193,18 @@ class CheckResource:
         interval = self.deps.poll_interval
         if stack.action in (r.CHECK, r.RESUME, r.SNAPSHOT):
             rsrc.stack_action(stack.action, deadline, cancel, interval)
+            return rsrc
+        if row.action == r.INIT and stack.action == r.ADOPT:
+            # adopt: the resource's part of the adopt data (abandon layout)
+            parts = (adopt_stack_data or {}).get("resources") or {}
+            rsrc.adopt(
+                parts.get(row.name) or {},
+                stack.raw_template_id,
+                requires,
+                deadline,
+                cancel,
+                interval,
+            )
             return rsrc
         if row.action == r.INIT:
             rsrc.create(
@@ -343,6 +358,7 @@ class CheckResource:
         node: Node,
         row: r.ResourceRow,
         rsrc: ConvergenceResource | None = None,
+        adopt_stack_data: Any = None,
     ) -> None:
         deps = self.deps
         data = None
@@ -370,14 +386,18 @@ class CheckResource:
             self._retrigger_latest(ctxt, stack.id, row.id)
             return
         for ready in fired:
-            self._cast(ctxt, stack.current_traversal, ready)
+            self._cast(ctxt, stack.current_traversal, ready, adopt_stack_data)
         if done is not None:
             stack_state.mark_complete(
                 deps, ctxt, stack, stack.current_traversal
             )
 
     def _cast(
-        self, ctxt: Any, traversal: str, ready: sync_point.Ready
+        self,
+        ctxt: Any,
+        traversal: str,
+        ready: sync_point.Ready,
+        adopt_stack_data: Any = None,
     ) -> None:
         node = ready.node
         assert node is not None
@@ -387,6 +407,7 @@ class CheckResource:
             traversal,
             {"input_data": ready.input_data},
             node.is_update,
+            adopt_stack_data=adopt_stack_data,
             skip_propagate=ready.skip_propagate,
             accumulated_failures=ready.resource_failures or None,
             node_type=node.node_type,

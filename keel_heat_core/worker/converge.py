@@ -55,10 +55,13 @@ def converge_stack(
     template_id: int,
     action: str,
     traversal: str | None = None,
+    adopt_stack_data: Any = None,
     **stack_values: Any,
 ) -> str | None:
     """Start a traversal of ``stack`` towards ``template_id``.
 
+    :param adopt_stack_data: ADOPT: the adopt data, carried by every
+        ``check_resource`` cast of the traversal (as in Heat).
     :param stack_values: other stack columns to write with the state
         (``disable_rollback``, ``timeout``, …).
     :returns: the new traversal id, or None when a concurrent action won.
@@ -86,12 +89,16 @@ def converge_stack(
         return None
     if previous:
         deps.sync_points.delete_sync_points(stack.id, previous)
-    _plan_and_start(deps, ctxt, stack, traversal)
+    _plan_and_start(deps, ctxt, stack, traversal, adopt_stack_data)
     return traversal
 
 
 def _plan_and_start(
-    deps: WorkerDeps, ctxt: Any, stack: r.StackRow, traversal: str
+    deps: WorkerDeps,
+    ctxt: Any,
+    stack: r.StackRow,
+    traversal: str,
+    adopt_stack_data: Any = None,
 ) -> None:
     definitions = deps.cache.definitions(
         deps.templates, stack.raw_template_id, stack
@@ -143,6 +150,7 @@ def _plan_and_start(
             traversal,
             {"input_data": {}},
             node.is_update,
+            adopt_stack_data=adopt_stack_data,
             node_type=node.node_type,
         )
 

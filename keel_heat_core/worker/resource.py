@@ -198,6 +198,23 @@ class ConvergenceResource:
         }
         self._run(r.CREATE, (), deadline, cancel, done, interval)
 
+    def adopt(
+        self,
+        resource_data: Any,
+        template_id: int,
+        requires: list[int],
+        deadline: float | None = None,
+        cancel: threading.Event | None = None,
+        interval: float = 1.0,
+    ) -> None:
+        """Adopt (``INIT`` → ``ADOPT_COMPLETE``): ``handle_adopt(data)``."""
+        done = {
+            "current_template_id": template_id,
+            "requires": sorted(set(requires), reverse=True),
+            "properties": self.properties,
+        }
+        self._run(r.ADOPT, (resource_data,), deadline, cancel, done, interval)
+
     def needs_replace(self, old_type: str | None) -> bool:
         """Replace instead of update (plugins.md §1.3 step 1, type change)."""
         row = self.row
