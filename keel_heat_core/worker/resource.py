@@ -20,7 +20,11 @@ from keel_heat_core.worker.action import (
     ActionTimeout,
     run_action,
 )
-from keel_heat_core.worker.lock import LockState, ResourceLock
+from keel_heat_core.worker.lock import (
+    LockState,
+    ResourceLock,
+    UpdateInProgress,
+)
 
 #: ``(definition, row, resolved properties) -> plugin object``
 PluginFactory = Callable[[Any, r.ResourceRow, dict[str, Any]], Any]
@@ -133,7 +137,16 @@ class ConvergenceResource:
         self.lock.acquire(self.engine_id, values)
 
     def _release(self, values: Mapping[str, Any]) -> None:
-        self.lock.release(self.engine_id, values)
+        try:
+            self.lock.release(self.engine_id, values)
+        except UpdateInProgress:
+            # Our own plugin may have written the row while we held the
+            # lock (``metadata_set`` in ``handle_adopt``), moving its key:
+            # still ours, so release with the fresh key.
+            state = self.lock.refresh()
+            if state is None or state.engine_id != self.engine_id:
+                raise
+            self.lock.release(self.engine_id, values)
 
     def _respect(self, values: Mapping[str, Any]) -> None:
         self.lock.respect(values)
