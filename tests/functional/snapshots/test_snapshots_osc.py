@@ -62,7 +62,12 @@ def test_snapshot_create_list_show_restore_delete(cloud: SnapshotCloud):
 
     # an in-place update of the TestResource, then restore
     cloud.openstack(
-        "stack", "update", "snap1", "--existing", "--parameter", "val=two",
+        "stack",
+        "update",
+        "snap1",
+        "--existing",
+        "--parameter",
+        "val=two",
         "--wait",
     )
     cloud.wait_state("snap1", "UPDATE_COMPLETE")
@@ -125,18 +130,18 @@ def test_abandon_then_adopt(cloud: SnapshotCloud, tmp_path: pathlib.Path):
     assert stack_repo.get(cloud.db, stack["id"], ADMIN) is None
     assert resource_repo.get_all_by_stack(cloud.db, stack["id"]) == []
 
-    shown = json.loads(
-        cloud.openstack(
-            "stack",
-            "adopt",
-            "snap3a",
-            "--adopt-file",
-            str(out),
-            "--wait",
-            "-f",
-            "json",
-        )
+    printed = cloud.openstack(
+        "stack",
+        "adopt",
+        "snap3a",
+        "--adopt-file",
+        str(out),
+        "--wait",
+        "-f",
+        "json",
     )
+    # --wait prints the stack's events before the stack itself
+    shown = json.loads(printed[printed.index("\n{") :])
     assert shown["stack_status"] == "ADOPT_COMPLETE", shown
     rows = resource_repo.get_all_by_stack(cloud.db, shown["id"])
     assert {row.name: row.nova_instance for row in rows} == ids
