@@ -15,13 +15,15 @@ import oslo_messaging
 from keel_heat_core import exception
 from keel_heat_core.db import service as service_repo
 from keel_heat_core.model import rows as r
-from keel_heat_core.service import views
-from keel_heat_core.service.abandon import StackAbandon
+from keel_heat_core.service import resource_types, views
 from keel_heat_core.service.signals import ResourceSignals
 from keel_heat_core.service.snapshots import StackSnapshots
 from keel_heat_core.service.software import SoftwareService
 from keel_heat_core.service.stack_api import StackAPI
-from keel_heat_core.service.stack_reads import StackReads
+from keel_heat_core.service.stack_reads import (
+    StackReads,
+    find_physical_resource,
+)
 from keel_heat_core.template import versions
 
 REVISION = "keel-heat"
@@ -45,7 +47,6 @@ class EngineEndpoint:
         self._software = SoftwareService(api.db, api.conf)
         self._signals = ResourceSignals(api)
         self._snapshots = StackSnapshots(api)
-        self._abandon = StackAbandon(api)
 
     # -- stacks --------------------------------------------------------------
 
@@ -119,9 +120,17 @@ class EngineEndpoint:
         raise _later("preview_update_stack")
 
     def validate_template(
-        self, ctxt: Any, template: Any, **kwargs: Any
+        self,
+        ctxt: Any,
+        template: Any,
+        params: Any = None,
+        files: Any = None,
+        environment_files: Any = None,
+        files_container: Any = None,
+        show_nested: bool = False,
+        ignorable_errors: Any = None,
     ) -> Any:
-        raise _later("validate_template")
+        return self._api.validate_template(ctxt, template, params, files)
 
     def authenticated_to_backend(self, ctxt: Any) -> bool:
         return True
@@ -139,10 +148,10 @@ class EngineEndpoint:
         self._api.delete_stack(ctxt, stack_identity)
 
     def abandon_stack(self, ctxt: Any, stack_identity: Any) -> Any:
-        return self._abandon.abandon_stack(ctxt, stack_identity)
+        return self._api.abandon_stack(ctxt, stack_identity)
 
     def export_stack(self, ctxt: Any, stack_identity: Any) -> Any:
-        return self._abandon.export_stack(ctxt, stack_identity)
+        return self._api.export_stack(ctxt, stack_identity)
 
     def stack_suspend(self, ctxt: Any, stack_identity: Any) -> None:
         self._api.stack_action(ctxt, stack_identity, r.SUSPEND)
@@ -183,8 +192,17 @@ class EngineEndpoint:
 
     # -- resource types and templates --------------------------------------
 
-    def list_resource_types(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("list_resource_types")
+    def list_resource_types(
+        self,
+        ctxt: Any,
+        support_status: str | None = None,
+        type_name: str | None = None,
+        heat_version: str | None = None,
+        with_description: bool = False,
+    ) -> Any:
+        return resource_types.list_resource_types(
+            support_status, type_name, heat_version, with_description
+        )
 
     def list_template_versions(self, ctxt: Any) -> Any:
         return versions.list_versions()
@@ -195,15 +213,19 @@ class EngineEndpoint:
         template_version: str,
         with_condition: bool = False,
     ) -> Any:
-        raise _later("list_template_functions")
+        return resource_types.list_template_functions(
+            template_version, with_condition
+        )
 
-    def resource_schema(self, ctxt: Any, type_name: str, **kwargs: Any) -> Any:
-        raise _later("resource_schema")
+    def resource_schema(
+        self, ctxt: Any, type_name: str, with_description: bool = False
+    ) -> Any:
+        return resource_types.resource_schema(type_name, with_description)
 
     def generate_template(
         self, ctxt: Any, type_name: str, template_type: str = "cfn"
     ) -> Any:
-        raise _later("generate_template")
+        return resource_types.generate_template(type_name, template_type)
 
     # -- resources and events ----------------------------------------------
 
@@ -226,7 +248,7 @@ class EngineEndpoint:
     def find_physical_resource(
         self, ctxt: Any, physical_resource_id: str
     ) -> Any:
-        raise _later("find_physical_resource")
+        return find_physical_resource(self._api, ctxt, physical_resource_id)
 
     def describe_stack_resources(
         self, ctxt: Any, stack_identity: Any, resource_name: str | None

@@ -26,16 +26,81 @@ from keel_heat_core import exception
 from keel_heat_core.db import exceptions as db_exceptions
 from keel_heat_core.db import raw_template as template_repo
 from keel_heat_core.db import records
+from keel_heat_core.db import resource as resource_repo
+from keel_heat_core.db import resource_data as data_repo
 from keel_heat_core.db import snapshot as snapshot_repo
+from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.db.database import Database
 from keel_heat_core.db.scope import ADMIN
 from keel_heat_core.model import rows as r
-from keel_heat_core.service import abandon, views
+from keel_heat_core.service import views
 from keel_heat_core.service.stack_api import scope_of
 from keel_heat_core.worker.converge import converge_stack
 from keel_heat_core.worker.deps import TemplateStore
 
 LOG = logging.getLogger(__name__)
+
+
+def _current_rows(db: Database, stack: r.StackRow) -> dict[str, Any]:
+    """One row per resource name, preferring the current template's."""
+    chosen: dict[str, Any] = {}
+    for rec in resource_repo.get_all_active_by_stack(db, stack.id):
+        if rec.name is None:
+            continue
+        old = chosen.get(rec.name)
+        current = rec.current_template_id == stack.raw_template_id
+        if old is None or (
+            current and old.current_template_id != stack.raw_template_id
+        ):
+            chosen[rec.name] = rec
+    return chosen
+
+
+def stack_data(
+    db: Database,
+    stack: r.StackRow,
+    definitions: Mapping[str, Any],
+    with_resources: bool = True,
+) -> dict[str, Any]:
+    """The abandon data of a stack (Heat's ``prepare_abandon`` layout).
+
+    :param definitions: the resource definitions of the stack's template
+        (for the resource types).
+    :param with_resources: fill ``resources``; snapshots start empty.
+    """
+    tmpl = template_repo.get(db, stack.raw_template_id)
+    rec = stack_repo.get(db, stack.id, ADMIN)
+    resources: dict[str, Any] = {}
+    if with_resources:
+        rows = _current_rows(db, stack)
+        datas = data_repo.get_all_by_resources(
+            db, [row.id for row in rows.values()]
+        )
+        for name, row in rows.items():
+            if name not in definitions:
+                continue
+            resources[name] = {
+                "name": name,
+                "resource_id": row.nova_instance,
+                "type": definitions[name].resource_type,
+                "action": row.action,
+                "status": row.status,
+                "metadata": row.rsrc_metadata or {},
+                "resource_data": datas.get(row.id, {}),
+            }
+    return {
+        "name": stack.name,
+        "id": stack.id,
+        "action": stack.action,
+        "environment": dict(tmpl.environment or {}),
+        "files": dict(tmpl.files or {}),
+        "status": stack.status,
+        "template": tmpl.template,
+        "resources": resources,
+        "project_id": stack.tenant,
+        "stack_user_project_id": stack.stack_user_project_id,
+        "tags": list(rec.tags) if rec is not None else [],
+    }
 
 
 def format_snapshot(snap: records.SnapshotRecord) -> dict[str, Any]:
@@ -88,7 +153,7 @@ class SnapshotFinisher:
             definitions = self.templates.definitions(
                 stack.raw_template_id, stack
             )
-            data = abandon.stack_data(self.db, stack, definitions)
+            data = stack_data(self.db, stack, definitions)
             for name, part in data.pop("resources").items():
                 snapshot_repo.add_resource_snapshot(
                     self.db, snapshot_id, name, part
@@ -152,7 +217,7 @@ class StackSnapshots:
                         f"{limit}. Please delete some snapshots."
                     )
                 )
-        data = abandon.stack_data(
+        data = stack_data(
             api.db, stack, api.stored(stack), with_resources=False
         )
         snap = snapshot_repo.create(

@@ -8,6 +8,7 @@ from typing import Any
 from keel_heat_core import exception
 from keel_heat_core.db import event as event_repo
 from keel_heat_core.db import raw_template as template_repo
+from keel_heat_core.db import resource as resource_repo
 from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.model import rows as r
 from keel_heat_core.service import db_stores, views
@@ -196,6 +197,22 @@ class StackReads:
             filters=kwargs.get("filters"),
         )
         return [views.event(stack, ev) for ev in recs]
+
+
+def find_physical_resource(
+    api: StackAPI, ctxt: Any, physical_resource_id: str
+) -> dict[str, str]:
+    """The identity (``.../resources/<name>``) of a physical resource."""
+    found = resource_repo.get_by_physical_resource_id(
+        api.db, physical_resource_id, scope_of(ctxt)
+    )
+    if not found:
+        raise exception.EntityNotFound(
+            entity="Resource", name=physical_resource_id
+        )
+    rec = found[0]
+    stack = api.load(ctxt, {"stack_id": rec.stack_id})
+    return views.identity(stack, f"/resources/{rec.name}")
 
 
 def _stack_name(identity: Any) -> str:

@@ -55,13 +55,12 @@ def converge_stack(
     template_id: int,
     action: str,
     traversal: str | None = None,
+    abandon: bool = False,
     adopt_stack_data: Any = None,
     **stack_values: Any,
 ) -> str | None:
     """Start a traversal of ``stack`` towards ``template_id``.
 
-    :param adopt_stack_data: ADOPT: the adopt data, carried by every
-        ``check_resource`` cast of the traversal (as in Heat).
     :param stack_values: other stack columns to write with the state
         (``disable_rollback``, ``timeout``, …).
     :returns: the new traversal id, or None when a concurrent action won.
@@ -89,7 +88,7 @@ def converge_stack(
         return None
     if previous:
         deps.sync_points.delete_sync_points(stack.id, previous)
-    _plan_and_start(deps, ctxt, stack, traversal, adopt_stack_data)
+    _plan_and_start(deps, ctxt, stack, traversal, abandon, adopt_stack_data)
     return traversal
 
 
@@ -98,6 +97,7 @@ def _plan_and_start(
     ctxt: Any,
     stack: r.StackRow,
     traversal: str,
+    abandon: bool = False,
     adopt_stack_data: Any = None,
 ) -> None:
     definitions = deps.cache.definitions(
@@ -152,6 +152,7 @@ def _plan_and_start(
             node.is_update,
             adopt_stack_data=adopt_stack_data,
             node_type=node.node_type,
+            abandon=abandon,
         )
 
 

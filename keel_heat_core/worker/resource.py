@@ -20,11 +20,7 @@ from keel_heat_core.worker.action import (
     ActionTimeout,
     run_action,
 )
-from keel_heat_core.worker.lock import (
-    LockState,
-    ResourceLock,
-    UpdateInProgress,
-)
+from keel_heat_core.worker.lock import LockState, ResourceLock
 
 #: ``(definition, row, resolved properties) -> plugin object``
 PluginFactory = Callable[[Any, r.ResourceRow, dict[str, Any]], Any]
@@ -137,16 +133,7 @@ class ConvergenceResource:
         self.lock.acquire(self.engine_id, values)
 
     def _release(self, values: Mapping[str, Any]) -> None:
-        try:
-            self.lock.release(self.engine_id, values)
-        except UpdateInProgress:
-            # Our own plugin may have written the row while we held the
-            # lock (``metadata_set`` in ``handle_adopt``), moving its key:
-            # still ours, so release with the fresh key.
-            state = self.lock.refresh()
-            if state is None or state.engine_id != self.engine_id:
-                raise
-            self.lock.release(self.engine_id, values)
+        self.lock.release(self.engine_id, values)
 
     def _respect(self, values: Mapping[str, Any]) -> None:
         self.lock.respect(values)
@@ -213,14 +200,14 @@ class ConvergenceResource:
 
     def adopt(
         self,
-        resource_data: Any,
         template_id: int,
         requires: list[int],
+        resource_data: dict[str, Any],
         deadline: float | None = None,
         cancel: threading.Event | None = None,
         interval: float = 1.0,
     ) -> None:
-        """Adopt (``INIT`` → ``ADOPT_COMPLETE``): ``handle_adopt(data)``."""
+        """Adopt (``INIT`` → ``ADOPT_COMPLETE``) from the adopt data."""
         done = {
             "current_template_id": template_id,
             "requires": sorted(set(requires), reverse=True),
@@ -383,15 +370,21 @@ class ConvergenceResource:
         deadline: float | None = None,
         cancel: threading.Event | None = None,
         interval: float = 1.0,
+        retain: bool = False,
     ) -> None:
-        """Delete (rows never created are simply removed)."""
+        """Delete (rows never created are simply removed).
+
+        :param retain: keep the physical resource whatever the deletion
+            policy (stack abandon).
+        """
         if self.row.action == r.INIT:
             self.store.delete_resource(self.row.id)
             return
         policy = getattr(self.definition, "deletion_policy", "Delete")
         if callable(policy):
             policy = policy()
-        plugin = self.plugin if policy != "Retain" else object()
+        keep = retain or policy == "Retain"
+        plugin = object() if keep else self.plugin
         real_plugin, self.plugin = self.plugin, plugin
         try:
             self._run(r.DELETE, (), deadline, cancel, {}, interval)

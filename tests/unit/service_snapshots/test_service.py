@@ -11,7 +11,7 @@ import pytest
 from keel_heat_core import exception
 from keel_heat_core.db import records
 from keel_heat_core.model import rows as r
-from keel_heat_core.service import abandon, snapshots
+from keel_heat_core.service import snapshots
 
 
 def _stack(**kw: Any) -> r.StackRow:
@@ -171,7 +171,7 @@ def test_finisher_stores_resources_and_completes(
         "resources": {"a": {"name": "a"}, "b": {"name": "b"}},
     }
     monkeypatch.setattr(
-        snapshots.abandon, "stack_data", lambda db, stack, defs: dict(data)
+        snapshots, "stack_data", lambda db, stack, defs: dict(data)
     )
     templates = types.SimpleNamespace(definitions=lambda tid, stack: {})
     finish = snapshots.SnapshotFinisher(object(), templates)  # type: ignore
@@ -215,29 +215,3 @@ def test_finisher_deletes_snapshots_with_the_stack(
     assert repo.calls == []
     finish(None, _stack(action=r.DELETE), r.COMPLETE, "x")
     assert repo.calls == [("delete", "snap-1"), ("delete", "snap-2")]
-
-
-def test_abandon_and_adopt_need_their_options():
-    api = FakeAPI(_stack())
-    with pytest.raises(exception.NotSupported) as err:
-        abandon.StackAbandon(api).abandon_stack(None, "sid")
-    assert str(err.value) == "Stack Abandon is not supported."
-    with pytest.raises(exception.NotSupported):
-        abandon.StackAbandon(api).export_stack(None, "sid")
-    with pytest.raises(exception.NotSupported) as err:
-        abandon.require_adopt(api.conf)
-    assert str(err.value) == "Stack Adopt is not supported."
-
-
-@pytest.mark.parametrize(
-    "raw",
-    ['{"name": "x", "resources": {}}', "name: x\nresources: {}\n"],
-)
-def test_adopt_data_json_or_yaml(raw: str):
-    assert abandon.parse_adopt_data(raw) == {"name": "x", "resources": {}}
-
-
-@pytest.mark.parametrize("raw", ["[1, 2]", "a: [", "just text"])
-def test_adopt_data_must_be_a_mapping(raw: str):
-    with pytest.raises(exception.StackValidationFailed):
-        abandon.parse_adopt_data(raw)
