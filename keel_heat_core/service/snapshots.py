@@ -11,8 +11,8 @@ and moves the snapshot row to ``CREATE_COMPLETE``; a failed traversal
 leaves it ``CREATE_FAILED``. Restore converges the stack to the
 snapshot's template and environment (``RESTORE``). Not done yet: the
 plugins' ``handle_restore(defn, data)`` (definitions are restored as
-the snapshot's template gives them) and ``handle_delete_snapshot`` (a
-deleted snapshot only loses its rows).
+the snapshot's template gives them); ``handle_delete_snapshot`` runs
+when a snapshot is deleted through the API, not when its stack is.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from keel_heat_core.db.scope import ADMIN
 from keel_heat_core.model import rows as r
 from keel_heat_core.service import views
 from keel_heat_core.service.stack_api import scope_of
+from keel_heat_core.worker.action import run_action
 from keel_heat_core.worker.converge import converge_stack
 from keel_heat_core.worker.deps import TemplateStore
 
@@ -282,7 +283,49 @@ class StackSnapshots:
             raise exception.NotSupported(
                 feature="Deleting in-progress snapshot"
             )
+        try:
+            self._delete_backups(stack, snap)
+        except Exception as exc:
+            LOG.warning("Deleting snapshot %s failed: %s", snap.id, exc)
+            snapshot_repo.update(
+                self._api.db,
+                snap.id,
+                {
+                    "action": "DELETE",
+                    "status": r.FAILED,
+                    "status_reason": str(exc),
+                },
+                ADMIN,
+            )
+            return
         snapshot_repo.delete(self._api.db, snap.id, ADMIN)
+
+    def _delete_backups(
+        self, stack: r.StackRow, snap: records.SnapshotRecord
+    ) -> None:
+        """``handle_delete_snapshot(part)`` of each resource that has it."""
+        deps = self._api.deps
+        parts = (snap.data or {}).get("resources") or {}
+        stored = self._api.stored(stack)
+        rows = {
+            row.name: row
+            for row in deps.resources.get_resources(stack.id)
+            if row.replaced_by is None
+        }
+        for name, part in parts.items():
+            row = rows.get(name)
+            if row is None or name not in stored:
+                continue
+            plugin = deps.plugins(
+                stored[name], row, dict(row.properties or {}), stack
+            )
+            if hasattr(plugin, "handle_delete_snapshot"):
+                run_action(
+                    plugin,
+                    "DELETE_SNAPSHOT",
+                    (part,),
+                    interval=deps.poll_interval,
+                )
 
     def stack_restore(
         self, ctxt: Any, stack_identity: Any, snapshot_id: str

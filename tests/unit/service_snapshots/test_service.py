@@ -215,3 +215,78 @@ def test_finisher_deletes_snapshots_with_the_stack(
     assert repo.calls == []
     finish(None, _stack(action=r.DELETE), r.COMPLETE, "x")
     assert repo.calls == [("delete", "snap-1"), ("delete", "snap-2")]
+
+
+class Backup:
+    """A plugin whose snapshots are backups somewhere."""
+
+    def __init__(self, name: str, calls: list[Any], fail: bool) -> None:
+        self.name = name
+        self.calls = calls
+        self.fail = fail
+
+    def handle_delete_snapshot(self, part: dict[str, Any]) -> str:
+        if self.fail:
+            raise ValueError("backup busy")
+        self.calls.append((self.name, part["resource_data"]["backup"]))
+        return "cookie"
+
+    def check_delete_snapshot_complete(self, cookie: str) -> bool:
+        return cookie == "cookie"
+
+
+def _api_with_plugins(fail: bool = False) -> tuple[FakeAPI, list[Any]]:
+    api = FakeAPI(_stack())
+    calls: list[Any] = []
+    rows = [
+        r.ResourceRow(id=1, name="vol", stack_id="sid"),
+        r.ResourceRow(id=2, name="old", stack_id="sid", replaced_by=3),
+    ]
+    api.deps = types.SimpleNamespace(  # type: ignore[attr-defined]
+        poll_interval=0.0,
+        resources=types.SimpleNamespace(get_resources=lambda sid: rows),
+        plugins=lambda defn, row, props, stack: Backup(row.name, calls, fail),
+    )
+    api.stored = lambda stack: {"vol": object(), "old": object()}  # type: ignore[method-assign]
+    return api, calls
+
+
+def test_delete_snapshot_deletes_the_backups(monkeypatch: pytest.MonkeyPatch):
+    repo = RepoCalls(monkeypatch)
+    data = {
+        "resources": {
+            "vol": {"resource_data": {"backup": "b-1"}},
+            "old": {"resource_data": {"backup": "b-0"}},
+            "gone": {"resource_data": {"backup": "b-2"}},
+        }
+    }
+    monkeypatch.setattr(
+        snapshots.snapshot_repo, "get", lambda *a: _snap(data=data)
+    )
+    api, calls = _api_with_plugins()
+    snapshots.StackSnapshots(api).delete_snapshot(None, "sid", "snap-1")
+    assert calls == [("vol", "b-1")]
+    assert repo.calls == [("delete", "snap-1")]
+
+
+def test_a_failed_backup_deletion_keeps_the_snapshot(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    repo = RepoCalls(monkeypatch)
+    data = {"resources": {"vol": {"resource_data": {"backup": "b-1"}}}}
+    monkeypatch.setattr(
+        snapshots.snapshot_repo, "get", lambda *a: _snap(data=data)
+    )
+    api, _ = _api_with_plugins(fail=True)
+    snapshots.StackSnapshots(api).delete_snapshot(None, "sid", "snap-1")
+    assert repo.calls == [
+        (
+            "update",
+            "snap-1",
+            {
+                "action": "DELETE",
+                "status": r.FAILED,
+                "status_reason": "backup busy",
+            },
+        )
+    ]
