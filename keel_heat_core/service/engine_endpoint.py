@@ -17,6 +17,7 @@ from keel_heat_core.db import service as service_repo
 from keel_heat_core.model import rows as r
 from keel_heat_core.service import views
 from keel_heat_core.service.signals import ResourceSignals
+from keel_heat_core.service.snapshots import StackSnapshots
 from keel_heat_core.service.software import SoftwareService
 from keel_heat_core.service.stack_api import StackAPI
 from keel_heat_core.service.stack_reads import (
@@ -49,6 +50,7 @@ class EngineEndpoint:
         self._signals = ResourceSignals(api)
         self._types = ResourceTypes(api.conf)
         self._checks = ValidatePreview(api, self._types)
+        self._snapshots = StackSnapshots(api)
 
     # -- stacks --------------------------------------------------------------
 
@@ -358,25 +360,25 @@ class EngineEndpoint:
     # -- snapshots and misc --------------------------------------------------
 
     def stack_snapshot(self, ctxt: Any, stack_identity: Any, name: Any) -> Any:
-        raise _later("stack_snapshot")
+        return self._snapshots.stack_snapshot(ctxt, stack_identity, name)
 
     def show_snapshot(
         self, ctxt: Any, stack_identity: Any, snapshot_id: Any
     ) -> Any:
-        raise _later("show_snapshot")
+        return self._snapshots.show_snapshot(ctxt, stack_identity, snapshot_id)
 
     def delete_snapshot(
         self, ctxt: Any, stack_identity: Any, snapshot_id: Any
     ) -> Any:
-        raise _later("delete_snapshot")
+        self._snapshots.delete_snapshot(ctxt, stack_identity, snapshot_id)
 
     def stack_list_snapshots(self, ctxt: Any, stack_identity: Any) -> Any:
-        raise _later("stack_list_snapshots")
+        return self._snapshots.stack_list_snapshots(ctxt, stack_identity)
 
     def stack_restore(
         self, ctxt: Any, stack_identity: Any, snapshot_id: Any
     ) -> Any:
-        raise _later("stack_restore")
+        self._snapshots.stack_restore(ctxt, stack_identity, snapshot_id)
 
     def get_revision(self, ctxt: Any) -> str:
         return REVISION

@@ -16,7 +16,7 @@ import uuid
 from typing import Any
 
 from keel_heat_core.convergence import sync_point
-from keel_heat_core.convergence.node import Node
+from keel_heat_core.convergence.node import Node, cleanup_node
 from keel_heat_core.exception import UpdateReplace
 from keel_heat_core.graph import Graph
 from keel_heat_core.model import rows as r
@@ -130,6 +130,7 @@ class CheckResource(NodeRecovery):
                 rsrc = self._update(
                     ctxt, stack, row, input_data, cancel, adopt_stack_data
                 )
+                self._drop_replaced(stack, graph, row, cancel)
             else:
                 self._cleanup(stack, row, cancel, abandon)
         except _Replaced:
@@ -341,7 +342,10 @@ class CheckResource(NodeRecovery):
                     self.deps.poll_interval,
                 )
             return
-        if row.current_template_id == stack.raw_template_id:
+        if (
+            row.current_template_id == stack.raw_template_id
+            and not self._superseded(stack, row)
+        ):
             return
         template_id = row.current_template_id or stack.raw_template_id
         rsrc = self._resource(stack, row, template_id, NodeDataView({}))
@@ -358,8 +362,42 @@ class CheckResource(NodeRecovery):
         )
         if row.replaced_by is not None:
             new = self.deps.resources.get_resource(row.replaced_by)
-            if new and new.current_template_id == stack.raw_template_id:
+            if new and new.replaces == row.id:  # the old row is gone
                 self.deps.resources.update_resource(new.id, {"replaces": None})
+
+    def _drop_replaced(
+        self,
+        stack: r.StackRow,
+        graph: Graph[Node],
+        row: r.ResourceRow,
+        cancel: threading.Event,
+    ) -> None:
+        """Delete the row this one replaced when no cleanup node will.
+
+        A row replaced inside the traversal that created it (a node
+        re-driven after its engine died) has no cleanup node of its own.
+        """
+        if row.replaces is None or cleanup_node(row.replaces) in graph:
+            return
+        old = self.deps.resources.get_resource(row.replaces)
+        if old is not None and self._superseded(stack, old):
+            self._cleanup(stack, old, cancel)
+
+    def _superseded(self, stack: r.StackRow, row: r.ResourceRow) -> bool:
+        """A row of this template replaced by a row of this template too.
+
+        That happens inside one traversal only when a node was re-driven
+        after its engine died (the stolen row is FAILED and replaced,
+        ``docs/design/resume.md``): the old row must go, or it would be
+        left behind with its physical resource.
+        """
+        if row.replaced_by is None:
+            return False
+        new = self.deps.resources.get_resource(row.replaced_by)
+        return (
+            new is not None
+            and new.current_template_id == stack.raw_template_id
+        )
 
     # -- propagation ----------------------------------------------------------
 
@@ -447,3 +485,27 @@ class CheckResource(NodeRecovery):
             stack_state.mark_complete(
                 deps, ctxt, stack, stack.current_traversal
             )
+
+    def _drop_late_replacement(
+        self, ctxt: Any, stack: r.StackRow, row_id: int
+    ) -> None:
+        """Delete a replacement the current traversal does not know.
+
+        A superseded traversal may insert a replacement after the current
+        one built its graph; nothing would ever clean that row (or its
+        physical resource) up. Delete both, then re-enter the original
+        into the current traversal, as Heat does for such rows.
+        """
+        deps = self.deps
+        row = deps.resources.get_resource(row_id)
+        if row is None or row.replaces is None or row.engine_id is not None:
+            return
+        LOG.info("Deleting replacement %s of a superseded traversal", row_id)
+        self._cleanup(stack, row, threading.Event())
+        left = deps.resources.get_resource(row_id)
+        if left is not None and (left.action, left.status) == (
+            r.DELETE,
+            r.COMPLETE,
+        ):
+            deps.resources.delete_resource(row_id)
+        self._retrigger_latest(ctxt, stack.id, row.replaces)

@@ -78,6 +78,7 @@ class NodeRecovery:
         graph = self.deps.cache.graph(stack)
         key = retrigger_key(graph, row_id)
         if key is None:
+            self._drop_late_replacement(ctxt, stack, row_id)
             return
         try:
             ready = sync_point.retrigger(
@@ -91,6 +92,13 @@ class NodeRecovery:
             return
         if ready is not None:
             self._cast(ctxt, stack.current_traversal, ready)
+
+    def _drop_late_replacement(
+        self, ctxt: Any, stack: r.StackRow, row_id: int
+    ) -> None:
+        """A row the current traversal does not know (overridden by
+        :class:`~keel_heat_core.worker.check_resource.CheckResource`,
+        which can delete it)."""
 
     # -- failure paths --------------------------------------------------------
 
