@@ -110,9 +110,7 @@ class OrchestrationClient:
         files: dict[str, str],
     ) -> None:
         body = {"template": template, "files": files, "timeout_mins": 240}
-        self.request(
-            "PUT", f"/stacks/{name}/{stack_id}", (202,), json=body
-        )
+        self.request("PUT", f"/stacks/{name}/{stack_id}", (202,), json=body)
 
     def delete_stack(self, name: str, stack_id: str) -> None:
         self.request("DELETE", f"/stacks/{name}/{stack_id}", (204,))

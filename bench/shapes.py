@@ -69,9 +69,7 @@ def nested(
     member's property through all three levels.
     """
     param = {"value": {"type": "string"}}
-    leaf_resources = {
-        f"r{i}": _member(rtype, "{{V}}") for i in range(n)
-    }
+    leaf_resources = {f"r{i}": _member(rtype, "{{V}}") for i in range(n)}
     leaf = json.loads(
         json.dumps(leaf_resources).replace(
             '"{{V}}"', json.dumps({"get_param": "value"})
@@ -86,8 +84,10 @@ def nested(
             }
         )
     }
-    for level, child in (("level2.yaml", "level3.yaml"),
-                         ("level1.yaml", "level2.yaml")):
+    for level, child in (
+        ("level2.yaml", "level3.yaml"),
+        ("level1.yaml", "level2.yaml"),
+    ):
         files[level] = json.dumps(
             {
                 "heat_template_version": VERSION,
@@ -143,10 +143,12 @@ def big_template_text(resources: int) -> str:
                         "-",
                         [
                             {"get_param": "prefix"},
-                            {"str_replace": {
-                                "template": "node_N_" + "x" * 2200,
-                                "params": {"N": str(i)},
-                            }},
+                            {
+                                "str_replace": {
+                                    "template": "node_N_" + "x" * 2200,
+                                    "params": {"N": str(i)},
+                                }
+                            },
                         ],
                     ]
                 },

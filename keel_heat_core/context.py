@@ -113,9 +113,9 @@ class RequestContext(oslo_context.RequestContext):
         for key in SECRET_KEYS:
             values.pop(key, None)
         extra = {k: values.pop(k, None) for k in _HEAT_KEYS}
-        values.update(kwargs)
-        values.update({k: v for k, v in extra.items() if v is not None})
-        return super().from_dict(values)
+        extra = {k: v for k, v in extra.items() if v is not None}
+        extra.update(kwargs)
+        return super().from_dict(values, **extra)
 
     @property
     def is_trust_scoped(self) -> bool:

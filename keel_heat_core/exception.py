@@ -49,10 +49,8 @@ class HeatException(Exception):
             self.message = HeatException.message
         if self.error_code:
             self.message = f"HEAT-E{self.error_code} {self.message}"
-        # No positional arguments, as in Heat: oslo.messaging rebuilds a
-        # remote error as ``cls(*args, **kwargs)``, which must succeed for
-        # the API to show the rebuilt message (Heat's doubled ": " in path
-        # errors included).
+        # No positional args: oslo.messaging rebuilds a remote error as
+        # ``cls(*args, **kwargs)``, and only the keyword form is accepted.
         super().__init__()
 
     def __str__(self) -> str:

@@ -50,7 +50,7 @@ _500 = (
     "InvalidGlobalResource InvalidEncryptionKey StopActionFailed "
     "EventSendFailed RevertFailed ServerBuildFailed"
 )
-# Fixed: Heat answers 500 for these user mistakes (docs/compat-api.md).
+# Fixed: Heat answers 500 for these user mistakes (docs/compat.md, Native API).
 _FIXED_409 = "InvalidRestrictedAction ResourceActionRestricted "
 _FIXED_409 += "ActionNotComplete"
 _FIXED_400 = "InvalidTemplateAttribute TemplateOutputError "

@@ -13,6 +13,7 @@ from oslo_log import log as logging
 from keel_heat_api import app as api_app
 from keel_heat_api.fault import WSGIApp
 from keel_heat_api.wsgi_config import DEFAULT_CONFIG, config_files
+from keel_heat_core.db.health import database_check
 
 __all__ = ["DEFAULT_CONFIG", "application", "init_application"]
 
@@ -31,7 +32,7 @@ def init_application() -> WSGIApp:
         default_config_files=config_files(),
     )
     logging.setup(conf, "keel-heat-api")
-    return api_app.setup_app(conf)
+    return api_app.setup_app(conf, db_check=database_check(conf))
 
 
 application = init_application()

@@ -14,6 +14,7 @@ from oslo_log import log as logging
 from keel_heat_api import cfn
 from keel_heat_api.fault import WSGIApp
 from keel_heat_api.wsgi_config import config_files
+from keel_heat_core.db.health import database_check
 
 PROG = "keel-heat-api-cfn"
 
@@ -30,7 +31,7 @@ def init_application() -> WSGIApp:
         default_config_files=config_files(),
     )
     logging.setup(conf, PROG)
-    return cfn.setup_app(conf)
+    return cfn.setup_app(conf, db_check=database_check(conf))
 
 
 application = init_application()

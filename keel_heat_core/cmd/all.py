@@ -28,6 +28,7 @@ from keel_heat_core.cmd.engine_service import (
 )
 from keel_heat_core.cmd.wsgi_server import WSGIServer
 from keel_heat_core.conf import embedded
+from keel_heat_core.db.health import database_check
 from keel_heat_core.rpc import transport
 
 LOG = logging.getLogger(__name__)
@@ -58,9 +59,12 @@ def _register_api_opts(conf: cfg.ConfigOpts) -> None:
     module.register_opts(conf)
 
 
-def load_app(conf: cfg.ConfigOpts, where: tuple[str, str]) -> Any:
+def load_app(
+    conf: cfg.ConfigOpts, where: tuple[str, str], **kwargs: Any
+) -> Any:
     """Import an application factory and build the application.
 
+    :param kwargs: passed to the factory after ``conf``
     :raises StartupError: when the API distribution lacks it
     """
     module_name, attr = where
@@ -71,7 +75,7 @@ def load_app(conf: cfg.ConfigOpts, where: tuple[str, str]) -> Any:
             f"The WSGI application {module_name}.{attr} is not available "
             f"({exc}); install keel-heat-api."
         ) from exc
-    return factory(conf)
+    return factory(conf, **kwargs)
 
 
 def noauth_project(conf: cfg.ConfigOpts) -> str | None:
@@ -141,9 +145,10 @@ def run(
     wait: Callable[[], int] = _wait_for_signal,
 ) -> None:
     """Start the engine and both APIs, wait, then stop them in order."""
-    native = load_app(conf, NATIVE_APP)
+    db_check = database_check(conf)
+    native = load_app(conf, NATIVE_APP, db_check=db_check)
     try:
-        cfn = load_app(conf, CFN_APP)
+        cfn = load_app(conf, CFN_APP, db_check=db_check)
     except StartupError as exc:
         # The native API is usable on its own (OSC, Horizon, Skyline);
         # only in-instance tools and AWS:: signals need the CFN API.

@@ -62,8 +62,11 @@ class Database:
             event.listen(self.engine, "connect", _require_found_rows)
         elif self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_connect)
-            # Before oslo.db's own listener, which would emit a plain BEGIN.
-            event.listen(self.engine, "begin", _sqlite_begin, insert=True)
+            # oslo.db emits a plain (deferred) BEGIN; ours replaces it.
+            for listener in list(self.engine.dispatch.begin):
+                if listener.__name__ == "_sqlite_emit_begin":
+                    event.remove(self.engine, "begin", listener)
+            event.listen(self.engine, "begin", _sqlite_begin)
         self._sessions = sessionmaker(
             bind=self.engine, expire_on_commit=False, autoflush=False
         )

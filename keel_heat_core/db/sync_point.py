@@ -185,17 +185,3 @@ def delete_all_by_stack_and_traversal(
             )
         )
         return int(result.rowcount or 0)  # type: ignore[attr-defined]
-
-
-def list_by_traversal(
-    db: Database, stack_id: str, traversal_id: str
-) -> list[records.SyncPointRecord]:
-    """Every sync point of a traversal (the engine's automatic resume)."""
-    sp = models.SyncPoint
-    with db.transaction() as session:
-        rows = session.scalars(
-            select(sp).where(
-                sp.stack_id == stack_id, sp.traversal_id == traversal_id
-            )
-        ).all()
-        return [_record(row) for row in rows]

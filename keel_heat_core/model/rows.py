@@ -147,6 +147,15 @@ class ResourceStore(Protocol):
     def insert_resource(self, row: ResourceRow) -> int:
         """Insert a row; returns its new id."""
 
+    def insert_replacement(
+        self, old_id: int, atomic_key: int | None, row: ResourceRow
+    ) -> int | None:
+        """Insert ``row`` and point ``old_id``'s ``replaced_by`` at it, in
+        one transaction, under the lock CAS (no holder, ``atomic_key``).
+
+        :returns: the new id, or None when the CAS missed (nothing kept).
+        """
+
     def update_resource(
         self, resource_id: int, values: Mapping[str, Any]
     ) -> None:

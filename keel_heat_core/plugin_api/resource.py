@@ -401,7 +401,15 @@ class Resource(LifecycleHooks):
             if self.update_policy_schema:
                 self.update_policy.validate()
             strict = getattr(self.stack, "strict_validate", True)
-            self.properties.validate(with_value=strict)
+            # Heat validates properties whose names are not yet looked up
+            # (RESOLVE rules run at create/update): a missing object is
+            # then reported by its custom constraint, with its path.
+            translation = self.properties.translation
+            resolve, translation.resolve = translation.resolve, False
+            try:
+                self.properties.validate(with_value=strict)
+            finally:
+                translation.resolve = resolve
         except exception.StackValidationFailed as ex:
             raise self._resource_error(ex) from ex
 

@@ -8,7 +8,9 @@ from oslo_config import cfg
 
 from keel_heat_core.db.database import Database
 from keel_heat_core.service import db_stores
+from keel_heat_core.service.notifications import StackNotifier
 from keel_heat_core.service.plugin_factory import PluginFactory
+from keel_heat_core.service.snapshots import SnapshotFinisher
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.deps import Caster, Liveness, WorkerDeps
 
@@ -62,15 +64,37 @@ class DatabaseBackend:
             stack_action_timeout=int(
                 _opt(self.conf, "stack_action_timeout", 3600)
             ),
+            notifier=self._notifier(),
+            # snapshots: service/snapshots.py
+            on_traversal_end=SnapshotFinisher(self.db, self.templates),
+        )
+
+    def _notifier(self) -> StackNotifier:
+        try:
+            drivers = self.conf.oslo_messaging_notifications.driver
+        except (cfg.NoSuchOptError, cfg.NoSuchGroupError):
+            drivers = []
+        if not drivers:
+            return StackNotifier(None)
+        from keel_heat_core.rpc import transport
+        from keel_heat_core.rpc.worker_client import serializer
+
+        return StackNotifier(
+            transport.get_notifier(self.conf, serializer=serializer()),
+            str(_opt(self.conf, "default_notification_level", "INFO")),
         )
 
     def engine_endpoints(
         self, deps: WorkerDeps, check: CheckResource
     ) -> list[object]:
         from keel_heat_core.service.engine_endpoint import EngineEndpoint
+        from keel_heat_core.service.nested import LocalEngineRPC
         from keel_heat_core.service.stack_api import StackAPI
 
-        return [EngineEndpoint(StackAPI(self.conf, self.db, deps, check))]
+        api = StackAPI(self.conf, self.db, deps, check)
+        if isinstance(deps.plugins, PluginFactory):
+            deps.plugins.rpc = LocalEngineRPC(api)
+        return [EngineEndpoint(api)]
 
     def services(self) -> db_stores.DbServiceStore:
         return self._services

@@ -182,6 +182,29 @@ class DbResourceStore:
         }
         return resource_repo.create(self.db, self._columns(values)).id
 
+    def insert_replacement(
+        self, old_id: int, atomic_key: int | None, row: r.ResourceRow
+    ) -> int | None:
+        values = self._columns(
+            {
+                "uuid": row.uuid,
+                "name": row.name,
+                "stack_id": row.stack_id,
+                "action": row.action,
+                "status": row.status,
+                "status_reason": row.status_reason,
+                "current_template_id": row.current_template_id,
+                "requires": list(row.requires),
+                "needed_by": [],
+                "replaces": old_id,
+                "root_stack_id": row.root_stack_id,
+            }
+        )
+        rec = resource_repo.create_replacement(
+            self.db, old_id, values, atomic_key, None
+        )
+        return None if rec is None else rec.id
+
     def update_resource(
         self, resource_id: int, values: Mapping[str, Any]
     ) -> None:
@@ -252,10 +275,8 @@ class DbSyncPointStore:
         traversal_id: str,
         points: Iterable[tuple[str, bool]],
     ) -> None:
-        for entity_id, is_update in points:
-            sync_repo.create(
-                self.db, entity_id, traversal_id, is_update, stack_id
-            )
+        # one transaction for the whole traversal
+        sync_repo.create_many(self.db, stack_id, traversal_id, points)
 
     def get_sync_point(
         self, entity_id: str, traversal_id: str, is_update: bool

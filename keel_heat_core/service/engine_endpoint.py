@@ -16,8 +16,16 @@ from keel_heat_core import exception
 from keel_heat_core.db import service as service_repo
 from keel_heat_core.model import rows as r
 from keel_heat_core.service import views
+from keel_heat_core.service.signals import ResourceSignals
+from keel_heat_core.service.snapshots import StackSnapshots
+from keel_heat_core.service.software import SoftwareService
 from keel_heat_core.service.stack_api import StackAPI
-from keel_heat_core.service.stack_reads import StackReads
+from keel_heat_core.service.stack_reads import (
+    StackReads,
+    find_physical_resource,
+)
+from keel_heat_core.service.type_discovery import ResourceTypes
+from keel_heat_core.service.validate_preview import ValidatePreview
 from keel_heat_core.template import versions
 
 REVISION = "keel-heat"
@@ -38,6 +46,11 @@ class EngineEndpoint:
     def __init__(self, api: StackAPI) -> None:
         self._api = api
         self._reads = StackReads(api)
+        self._software = SoftwareService(api.db, api.conf)
+        self._signals = ResourceSignals(api)
+        self._types = ResourceTypes(api.conf)
+        self._checks = ValidatePreview(api, self._types)
+        self._snapshots = StackSnapshots(api)
 
     # -- stacks --------------------------------------------------------------
 
@@ -56,7 +69,7 @@ class EngineEndpoint:
         return self._reads.show_stack(ctxt, stack_identity, resolve_outputs)
 
     def preview_stack(self, ctxt: Any, stack_name: str, **kwargs: Any) -> Any:
-        raise _later("preview_stack")
+        return self._checks.preview_stack(ctxt, stack_name, **kwargs)
 
     def create_stack(
         self,
@@ -108,7 +121,9 @@ class EngineEndpoint:
     def preview_update_stack(
         self, ctxt: Any, stack_identity: Any, **kwargs: Any
     ) -> Any:
-        raise _later("preview_update_stack")
+        return self._checks.preview_update_stack(
+            ctxt, stack_identity, **kwargs
+        )
 
     def validate_template(
         self,
@@ -116,9 +131,21 @@ class EngineEndpoint:
         template: Any,
         params: Any = None,
         files: Any = None,
-        **kwargs: Any,
+        environment_files: Any = None,
+        files_container: Any = None,
+        show_nested: bool = False,
+        ignorable_errors: Any = None,
     ) -> Any:
-        return self._api.validate_template(ctxt, template, params, files)
+        return self._checks.validate_template(
+            ctxt,
+            template,
+            params,
+            files=files,
+            environment_files=environment_files,
+            files_container=files_container,
+            show_nested=show_nested,
+            ignorable_errors=ignorable_errors,
+        )
 
     def authenticated_to_backend(self, ctxt: Any) -> bool:
         return True
@@ -136,10 +163,10 @@ class EngineEndpoint:
         self._api.delete_stack(ctxt, stack_identity)
 
     def abandon_stack(self, ctxt: Any, stack_identity: Any) -> Any:
-        raise _later("abandon_stack")
+        return self._api.abandon_stack(ctxt, stack_identity)
 
     def export_stack(self, ctxt: Any, stack_identity: Any) -> Any:
-        raise _later("export_stack")
+        return self._api.export_stack(ctxt, stack_identity)
 
     def stack_suspend(self, ctxt: Any, stack_identity: Any) -> None:
         self._api.stack_action(ctxt, stack_identity, r.SUSPEND)
@@ -180,8 +207,17 @@ class EngineEndpoint:
 
     # -- resource types and templates --------------------------------------
 
-    def list_resource_types(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("list_resource_types")
+    def list_resource_types(
+        self,
+        ctxt: Any,
+        support_status: str | None = None,
+        type_name: str | None = None,
+        heat_version: str | None = None,
+        with_description: bool = False,
+    ) -> Any:
+        return self._types.list_resource_types(
+            ctxt, support_status, type_name, heat_version, with_description
+        )
 
     def list_template_versions(self, ctxt: Any) -> Any:
         return versions.list_versions()
@@ -192,15 +228,19 @@ class EngineEndpoint:
         template_version: str,
         with_condition: bool = False,
     ) -> Any:
-        raise _later("list_template_functions")
+        return self._types.list_template_functions(
+            ctxt, template_version, with_condition
+        )
 
-    def resource_schema(self, ctxt: Any, type_name: str, **kwargs: Any) -> Any:
-        raise _later("resource_schema")
+    def resource_schema(
+        self, ctxt: Any, type_name: str, with_description: bool = False
+    ) -> Any:
+        return self._types.resource_schema(ctxt, type_name, with_description)
 
     def generate_template(
         self, ctxt: Any, type_name: str, template_type: str = "cfn"
     ) -> Any:
-        raise _later("generate_template")
+        return self._types.generate_template(ctxt, type_name, template_type)
 
     # -- resources and events ----------------------------------------------
 
@@ -223,7 +263,7 @@ class EngineEndpoint:
     def find_physical_resource(
         self, ctxt: Any, physical_resource_id: str
     ) -> Any:
-        raise _later("find_physical_resource")
+        return find_physical_resource(self._api, ctxt, physical_resource_id)
 
     def describe_stack_resources(
         self, ctxt: Any, stack_identity: Any, resource_name: str | None
@@ -246,77 +286,99 @@ class EngineEndpoint:
         return self._reads.list_stack_resources(ctxt, stack_identity)
 
     def resource_signal(
-        self, ctxt: Any, stack_identity: Any, **kw: Any
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        resource_name: str,
+        details: Any = None,
+        sync_call: bool = False,
     ) -> Any:
-        raise _later("resource_signal")
+        return self._signals.resource_signal(
+            ctxt, stack_identity, resource_name, details, sync_call
+        )
 
     def resource_mark_unhealthy(
-        self, ctxt: Any, stack_identity: Any, **kwargs: Any
-    ) -> Any:
-        raise _later("resource_mark_unhealthy")
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        resource_name: str,
+        mark_unhealthy: Any,
+        resource_status_reason: str | None = None,
+    ) -> None:
+        self._signals.resource_mark_unhealthy(
+            ctxt,
+            stack_identity,
+            resource_name,
+            mark_unhealthy,
+            resource_status_reason,
+        )
 
     # -- software configs and deployments -----------------------------------
 
     def show_software_config(self, ctxt: Any, config_id: str) -> Any:
-        raise _later("show_software_config")
+        return self._software.show_software_config(ctxt, config_id)
 
-    def list_software_configs(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("list_software_configs")
+    def list_software_configs(
+        self, ctxt: Any, limit: Any = None, marker: Any = None
+    ) -> Any:
+        return self._software.list_software_configs(ctxt, limit, marker)
 
     def create_software_config(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("create_software_config")
+        return self._software.create_software_config(ctxt, **kwargs)
 
     def delete_software_config(self, ctxt: Any, config_id: str) -> Any:
-        raise _later("delete_software_config")
+        return self._software.delete_software_config(ctxt, config_id)
 
     def list_software_deployments(self, ctxt: Any, server_id: Any) -> Any:
-        raise _later("list_software_deployments")
+        return self._software.list_software_deployments(ctxt, server_id)
 
     def metadata_software_deployments(self, ctxt: Any, server_id: Any) -> Any:
-        raise _later("metadata_software_deployments")
+        return self._software.metadata_software_deployments(ctxt, server_id)
 
     def show_software_deployment(self, ctxt: Any, deployment_id: str) -> Any:
-        raise _later("show_software_deployment")
+        return self._software.show_software_deployment(ctxt, deployment_id)
 
     def check_software_deployment(
         self, ctxt: Any, deployment_id: str, timeout: int
     ) -> Any:
-        raise _later("check_software_deployment")
+        return self._software.check_software_deployment(
+            ctxt, deployment_id, timeout
+        )
 
     def create_software_deployment(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("create_software_deployment")
+        return self._software.create_software_deployment(ctxt, **kwargs)
 
     def update_software_deployment(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("update_software_deployment")
+        return self._software.update_software_deployment(ctxt, **kwargs)
 
     def signal_software_deployment(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("signal_software_deployment")
+        return self._software.signal_software_deployment(ctxt, **kwargs)
 
     def delete_software_deployment(self, ctxt: Any, deployment_id: str) -> Any:
-        raise _later("delete_software_deployment")
+        return self._software.delete_software_deployment(ctxt, deployment_id)
 
     # -- snapshots and misc --------------------------------------------------
 
     def stack_snapshot(self, ctxt: Any, stack_identity: Any, name: Any) -> Any:
-        raise _later("stack_snapshot")
+        return self._snapshots.stack_snapshot(ctxt, stack_identity, name)
 
     def show_snapshot(
         self, ctxt: Any, stack_identity: Any, snapshot_id: Any
     ) -> Any:
-        raise _later("show_snapshot")
+        return self._snapshots.show_snapshot(ctxt, stack_identity, snapshot_id)
 
     def delete_snapshot(
         self, ctxt: Any, stack_identity: Any, snapshot_id: Any
     ) -> Any:
-        raise _later("delete_snapshot")
+        self._snapshots.delete_snapshot(ctxt, stack_identity, snapshot_id)
 
     def stack_list_snapshots(self, ctxt: Any, stack_identity: Any) -> Any:
-        raise _later("stack_list_snapshots")
+        return self._snapshots.stack_list_snapshots(ctxt, stack_identity)
 
     def stack_restore(
         self, ctxt: Any, stack_identity: Any, snapshot_id: Any
     ) -> Any:
-        raise _later("stack_restore")
+        self._snapshots.stack_restore(ctxt, stack_identity, snapshot_id)
 
     def get_revision(self, ctxt: Any) -> str:
         return REVISION

@@ -6,12 +6,14 @@ import copy
 from typing import Any
 
 from keel_heat_core import exception
+from keel_heat_core.context import RequestContext
 from keel_heat_core.db import resource as resource_repo
 from keel_heat_core.db import resource_data as data_repo
 from keel_heat_core.db.database import Database
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.definitions import TemplateResource
 from keel_heat_core.model.stack_facade import EngineStackFacade
+from keel_heat_core.service.stack_resources import StackResources
 
 
 class DbPluginStore:
@@ -72,15 +74,25 @@ class PluginFactory:
 
     :param db: the database (resource data, metadata, physical ids).
     :param stacks: the stack store, for nested-stack status.
-    :param context: the context plugins act with.
+    :param context: the context plugins act with (by default one in the
+        stack's project).
+    :param clients: the client-plugin factory plugins use, if not the
+        context's.
     """
 
     def __init__(
-        self, db: Database, stacks: r.StackStore, context: Any = None
+        self,
+        db: Database,
+        stacks: r.StackStore,
+        context: Any = None,
+        clients: Any = None,
     ) -> None:
         self.db = db
         self.stacks = stacks
         self.context = context
+        #: the engine client nested stacks use (set by the backend)
+        self.rpc: Any = None
+        self.clients = clients
 
     def __call__(
         self,
@@ -93,8 +105,19 @@ class PluginFactory:
         cls = stored.env.get_class_to_instantiate(
             definition.resource_type, row.name
         )
+        context = self.context or RequestContext(
+            project_id=stack.tenant,
+            username=stack.username,
+            overwrite=False,
+        )
         facade = EngineStackFacade(
-            stack, stored, self.context, stacks=self.stacks
+            stack,
+            stored,
+            context,
+            clients=self.clients,
+            rpc=self.rpc,
+            stacks=self.stacks,
+            resources=StackResources(self.db, self, stack, stored),
         )
         res = cls(row.name, _Resolved(definition, properties), facade)
         res.attach_store(DbPluginStore(self.db, row.id))

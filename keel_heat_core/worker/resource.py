@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from keel_heat_core import exception
 from keel_heat_core.exception import UpdateReplace
 from keel_heat_core.model import rows as r
 from keel_heat_core.plugin_api import properties as props_mod
@@ -134,6 +135,9 @@ class ConvergenceResource:
     def _release(self, values: Mapping[str, Any]) -> None:
         self.lock.release(self.engine_id, values)
 
+    def _respect(self, values: Mapping[str, Any]) -> None:
+        self.lock.respect(values)
+
     def _run(
         self,
         action: str,
@@ -142,20 +146,21 @@ class ConvergenceResource:
         cancel: threading.Event | None,
         done: dict[str, Any],
         interval: float,
+        locking: bool = True,
         pre: Callable[[], Any] | None = None,
         begin: Mapping[str, Any] | None = None,
     ) -> None:
         """IN_PROGRESS, the plugin's handle/check loop, COMPLETE or FAILED.
 
+        :param locking: take the resource lock (CREATE, UPDATE, DELETE);
+            SUSPEND, RESUME, CHECK and SNAPSHOT only respect it.
         :param pre: runs first, failing the action like the handle would.
         :param begin: more row values to write with IN_PROGRESS.
         """
+        enter = self._acquire if locking else self._respect
+        leave = self._release if locking else self._respect
         self._set(
-            self._acquire,
-            action,
-            r.IN_PROGRESS,
-            "state changed",
-            **dict(begin or {}),
+            enter, action, r.IN_PROGRESS, "state changed", **dict(begin or {})
         )
         try:
             if pre is not None:
@@ -167,21 +172,21 @@ class ConvergenceResource:
                 if isinstance(exc, ActionTimeout)
                 else str(exc)
             )
-            self._set(self._release, action, r.FAILED, reason)
+            self._set(leave, action, r.FAILED, reason)
             raise
         except Exception as exc:
             if _is_update_replace(exc):
                 self._set(
-                    self._release,
+                    leave,
                     action,
                     r.COMPLETE,
                     f"The Resource {self.name} requires replacement.",
                 )
                 raise
             text = failure_text(exc, self.name)
-            self._set(self._release, action, r.FAILED, text)
+            self._set(leave, action, r.FAILED, text)
             raise ResourceActionFailed(action, text) from exc
-        self._set(self._release, action, r.COMPLETE, "state changed", **done)
+        self._set(leave, action, r.COMPLETE, "state changed", **done)
 
     # -- operations ---------------------------------------------------------
 
@@ -212,9 +217,26 @@ class ConvergenceResource:
             cancel,
             done,
             interval,
-            validate,
-            {"properties": self.properties},
+            pre=validate,
+            begin={"properties": self.properties},
         )
+
+    def adopt(
+        self,
+        template_id: int,
+        requires: list[int],
+        resource_data: dict[str, Any],
+        deadline: float | None = None,
+        cancel: threading.Event | None = None,
+        interval: float = 1.0,
+    ) -> None:
+        """Adopt (``INIT`` → ``ADOPT_COMPLETE``) from the adopt data."""
+        done = {
+            "current_template_id": template_id,
+            "requires": sorted(set(requires), reverse=True),
+            "properties": self.properties,
+        }
+        self._run(r.ADOPT, (resource_data,), deadline, cancel, done, interval)
 
     def needs_replace(self, old_type: str | None) -> bool:
         """Replace instead of update (plugins.md §1.3 step 1, type change)."""
@@ -266,6 +288,42 @@ class ConvergenceResource:
         args: tuple[Any, ...] = (after, {}, prop_diff)
         self._run(r.UPDATE, args, deadline, cancel, done, interval)
         return True
+
+    def stack_action(
+        self,
+        action: str,
+        deadline: float | None = None,
+        cancel: threading.Event | None = None,
+        interval: float = 1.0,
+    ) -> None:
+        """SUSPEND, RESUME, CHECK or SNAPSHOT of one resource (§2.3)."""
+        row = self.row
+        if action == r.CHECK and not hasattr(self.plugin, "handle_check"):
+            if row.action != r.INIT:
+                kind = self.definition.resource_type
+                reason = f"CHECK not supported for {kind}"
+                self._set(self._respect, r.CHECK, r.COMPLETE, reason)
+            return
+        problem = None
+        state = f"('{row.action}', '{row.status}')"
+        if action == r.CHECK and row.action == r.INIT:
+            problem = f"Can not check {self.name}, resource not created yet."
+        elif action == r.SUSPEND and (
+            row.action == r.DELETE
+            or (row.action != r.SUSPEND and row.status != r.COMPLETE)
+        ):
+            problem = f"State {state} invalid for suspend"
+        elif action == r.RESUME and (row.action, row.status) not in (
+            (r.SUSPEND, r.COMPLETE),
+            (r.RESUME, r.FAILED),
+            (r.RESUME, r.COMPLETE),
+        ):
+            problem = f"State {state} invalid for resume"
+        if problem is not None:
+            text = failure_text(exception.Error(problem), self.name)
+            self._set(self._respect, action, r.FAILED, text)
+            raise ResourceActionFailed(action, text)
+        self._run(action, (), deadline, cancel, {}, interval, locking=False)
 
     def _prop_diff(
         self, old_properties: Mapping[str, Any] | None
@@ -335,15 +393,21 @@ class ConvergenceResource:
         deadline: float | None = None,
         cancel: threading.Event | None = None,
         interval: float = 1.0,
+        retain: bool = False,
     ) -> None:
-        """Delete (rows never created are simply removed)."""
+        """Delete (rows never created are simply removed).
+
+        :param retain: keep the physical resource whatever the deletion
+            policy (stack abandon).
+        """
         if self.row.action == r.INIT:
             self.store.delete_resource(self.row.id)
             return
         policy = getattr(self.definition, "deletion_policy", "Delete")
         if callable(policy):
             policy = policy()
-        plugin = self.plugin if policy != "Retain" else object()
+        keep = retain or policy == "Retain"
+        plugin = object() if keep else self.plugin
         real_plugin, self.plugin = self.plugin, plugin
         try:
             self._run(r.DELETE, (), deadline, cancel, {}, interval)

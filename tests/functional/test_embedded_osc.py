@@ -84,6 +84,13 @@ def test_version_document(server):
     assert body["versions"][0]["status"] == "CURRENT"
 
 
+def test_healthcheck_checks_the_database(server):
+    with urllib.request.urlopen(
+        server.native_url + "/healthcheck?detailed=0"
+    ) as resp:
+        assert resp.status == 200
+
+
 def test_build_info(server):
     info = json.loads(
         openstack(server, "orchestration", "build", "info", "-f", "json")

@@ -66,7 +66,7 @@ def _format_event(event: Mapping[str, Any]) -> dict[str, Any]:
     result = reformat(_EVENT_KEYS, event)
     result["ResourceStatus"] = status(event, "resource")
     # The engine leaves the properties out of event lists; Heat then
-    # fails with a 500 (docs/compat-cfn.md). Written only when given.
+    # fails with a 500 (docs/compat.md, CFN API). Written only when given.
     if "ResourceProperties" in result:
         result["ResourceProperties"] = json.dumps(result["ResourceProperties"])
     return _ids(result)

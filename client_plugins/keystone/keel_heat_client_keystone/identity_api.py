@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+from urllib import parse
 
 from openstack import exceptions as sdk_exc
 
@@ -32,6 +33,11 @@ MEMBER_KEYS = {
     "services": "service",
     "users": "user",
 }
+
+
+def _quoted(obj_id: str) -> str:
+    # Ids are opaque: a region id may itself hold "%" or "/".
+    return parse.quote(str(obj_id), safe="")
 
 
 class IdentityAPI:
@@ -72,7 +78,7 @@ class IdentityAPI:
 
     def show(self, collection: str, obj_id: str) -> dict[str, Any]:
         """GET ``/<collection>/<id>``: the object as Keystone shows it."""
-        body = self._call("GET", f"/{collection}/{obj_id}")
+        body = self._call("GET", f"/{collection}/{_quoted(obj_id)}")
         return dict(body[MEMBER_KEYS[collection]])
 
     def update(
@@ -81,13 +87,13 @@ class IdentityAPI:
         """PATCH ``/<collection>/<id>`` with ``attrs``."""
         key = MEMBER_KEYS[collection]
         body = self._call(
-            "PATCH", f"/{collection}/{obj_id}", {key: dict(attrs)}
+            "PATCH", f"/{collection}/{_quoted(obj_id)}", {key: dict(attrs)}
         )
         return dict(body[key])
 
     def delete(self, collection: str, obj_id: str) -> None:
         """DELETE ``/<collection>/<id>``."""
-        self._call("DELETE", f"/{collection}/{obj_id}")
+        self._call("DELETE", f"/{collection}/{_quoted(obj_id)}")
 
     def put(self, path: str) -> None:
         """PUT a relation, e.g. ``/groups/<g>/users/<u>``."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib import parse
 
 from openstack import exceptions as sdk_exc
 
@@ -152,9 +153,14 @@ class IdentityLookup:
         raise exception.EntityNotFound(entity="KeystoneService", name=service)
 
     def get_region_id(self, region: str) -> Any:
-        """Return the id of a region (regions have no separate name)."""
+        """Return the id of a region (regions have no separate name).
+
+        Region ids are chosen by people and may hold ``%`` or ``/``: the
+        id is quoted in the URL.
+        """
         try:
-            return str(self._identity.get_region(region).id)
+            quoted = parse.quote(region, safe="")
+            return str(self._identity.get_region(quoted).id)
         except sdk_exc.NotFoundException:
             raise exception.EntityNotFound(
                 entity="KeystoneRegion", name=region

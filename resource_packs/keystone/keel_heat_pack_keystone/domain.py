@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from keel_heat_core import plugin_api as api
@@ -77,3 +78,13 @@ class KeystoneDomain(base.KeystoneResource):
             self.update_object({"enabled": False})
             self.identity().delete(self.entity, self.resource_id)
         return None
+
+    def parse_live_resource_data(
+        self,
+        resource_properties: Mapping[str, Any],
+        resource_data: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        return {
+            key: resource_data.get(key)
+            for key in (self.NAME, self.DESCRIPTION, self.ENABLED)
+        }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from keel_heat_core import plugin_api as api
@@ -121,3 +122,14 @@ class KeystoneEndpoint(base.KeystoneResource):
         if self.NAME in prop_diff:
             attrs["name"] = self.physical_name_or(prop_diff[self.NAME])
         self.update_object(attrs)
+
+    def parse_live_resource_data(
+        self,
+        resource_properties: Mapping[str, Any],
+        resource_data: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        live = {
+            prop: resource_data.get(attr) for prop, attr in self._ATTRS.items()
+        }
+        live[self.NAME] = resource_data.get("name")
+        return live

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from keel_heat_core import plugin_api as api
@@ -93,3 +94,15 @@ class KeystoneGroup(
             attrs["name"] = self.physical_name_or(prop_diff[self.NAME])
         self.update_object(attrs)
         self.update_assignment(prop_diff, self.resource_id)
+
+    def parse_live_resource_data(
+        self,
+        resource_properties: Mapping[str, Any],
+        resource_data: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        return {
+            self.NAME: resource_data.get("name"),
+            self.DESCRIPTION: resource_data.get("description"),
+            self.DOMAIN: resource_data.get("domain_id"),
+            self.ROLES: self.live_roles(self.resource_id),
+        }

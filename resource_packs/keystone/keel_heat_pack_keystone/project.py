@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from keel_heat_core import plugin_api as api
@@ -161,3 +162,14 @@ class KeystoneProject(base.KeystoneResource):
         if self.TAGS in prop_diff:
             attrs["tags"] = list(prop_diff[self.TAGS] or [])
         self.update_object(attrs)
+
+    def parse_live_resource_data(
+        self,
+        resource_properties: Mapping[str, Any],
+        resource_data: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        live = super().parse_live_resource_data(
+            resource_properties, resource_data
+        )
+        live[self.DOMAIN] = resource_data.get("domain_id")
+        return live

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from urllib import parse
 
@@ -89,3 +90,14 @@ class KeystoneRegion(base.KeystoneResource):
                 },
             )
         )
+
+    def parse_live_resource_data(
+        self,
+        resource_properties: Mapping[str, Any],
+        resource_data: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        return {
+            self.DESCRIPTION: resource_data.get("description"),
+            self.ENABLED: resource_data.get("enabled"),
+            self.PARENT_REGION: resource_data.get("parent_region_id"),
+        }

@@ -152,6 +152,32 @@ class RoleAssignmentMixin:
         self.grant_roles(actor_id, new - old)
         self.revoke_roles(actor_id, old - new)
 
+    def live_roles(self, actor_id: str | None) -> list[dict[str, Any]]:
+        """The direct grants of the user or group, as ``roles`` items (by
+        id; the scope it is not granted on is None)."""
+        if actor_id is None:
+            return []
+        query = {f"{self.actor[:-1]}.id": actor_id}
+        listed = (
+            self.client_plugin()
+            .identity_api()
+            .list("role_assignments", **query)
+        )
+        roles = []
+        for item in listed:
+            role_id = (item.get("role") or {}).get("id")
+            if not role_id:
+                continue
+            scope = item.get("scope") or {}
+            roles.append(
+                {
+                    ROLE: role_id,
+                    DOMAIN: (scope.get("domain") or {}).get("id"),
+                    PROJECT: (scope.get("project") or {}).get("id"),
+                }
+            )
+        return roles
+
     def delete_assignment(self, actor_id: str | None) -> None:
         """Revoke the ``roles`` of the current properties."""
         if actor_id is not None:

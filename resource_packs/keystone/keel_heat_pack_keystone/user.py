@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from keel_heat_core import plugin_api as api
@@ -218,3 +218,19 @@ class KeystoneUser(
             self._join(new - old)
             self._leave(old - new)
         self.update_assignment(prop_diff, self.resource_id)
+
+    def parse_live_resource_data(
+        self,
+        resource_properties: Mapping[str, Any],
+        resource_data: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        live = {
+            prop: resource_data.get(attr)
+            for prop, attr in self._ATTRS.items()
+            if prop != self.PASSWORD
+        }
+        live[self.NAME] = resource_data.get("name")
+        groups = self.identity().list(f"users/{self.resource_id}/groups")
+        live[self.GROUPS] = [group["id"] for group in groups]
+        live[self.ROLES] = self.live_roles(self.resource_id)
+        return live

@@ -82,8 +82,9 @@ def test_project_lifecycle(
         admin_driver.delete(old)
         with pytest.raises(sdk_exc.NotFoundException):
             ident.get_project(old.resource_id)
-    # Deleting again finds nothing and succeeds.
+    # Deleting again finds nothing and succeeds; ``show`` is then null.
     admin_driver.delete(res)
+    assert res.FnGetAtt("show") is None
 
 
 def test_project_without_name_uses_physical_name(

@@ -101,7 +101,11 @@ class Cloud:
     """Engines on one database and bus, and an API-side client."""
 
     def __init__(
-        self, url: str, transport_url: str = "fake://", engines: int = 2
+        self,
+        url: str,
+        transport_url: str = "fake://",
+        engines: int = 2,
+        resume_interval: float = 1.0,
     ) -> None:
         exchange = f"keel_eng_{uuid.uuid4().hex[:8]}"
         self.conf = make_conf(url, transport_url, exchange)
@@ -116,7 +120,7 @@ class Cloud:
                 str(uuid.uuid4()),
                 transport=self.transport,
                 backend=DatabaseBackend(self.conf, self.db),
-                resume_interval=1.0,
+                resume_interval=resume_interval,
             )
             engine.start()
             self.engines.append(engine)

@@ -29,7 +29,7 @@ def _result(resp: Any, action: str) -> Any:
 
 
 def test_describe_stack_events_lists_events(cfn: CfnHarness) -> None:
-    # Heat answers 500 here whenever an event exists (compat-cfn.md).
+    # Heat answers 500 here whenever an event exists (docs/compat.md, CFN API).
     st = _stack(cfn)
     resp = cfn.action("DescribeStackEvents", StackName="foo")
     assert resp.status_int == 200

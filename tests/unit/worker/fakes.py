@@ -78,6 +78,23 @@ class Stores:
             self.resources[row.id] = row
             return row.id
 
+    def insert_replacement(
+        self, old_id: int, atomic_key: int | None, row: r.ResourceRow
+    ) -> int | None:
+        with self.lock:
+            old = self.resources.get(old_id)
+            if old is None or (old.engine_id, old.atomic_key) != (
+                None,
+                atomic_key,
+            ):
+                return None
+            new_id = self.insert_resource(
+                dataclasses.replace(row, replaces=old_id)
+            )
+            old.replaced_by = new_id
+            old.atomic_key = (old.atomic_key or 0) + 1
+            return new_id
+
     def update_resource(
         self, resource_id: int, values: Mapping[str, Any]
     ) -> None:

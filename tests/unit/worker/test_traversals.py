@@ -3,6 +3,7 @@ and casts delivered in random order."""
 
 import pytest
 
+from tests.unit.worker import fakes
 from tests.unit.worker.fakes import Harness
 
 CHAIN = {
@@ -215,3 +216,156 @@ def test_timeout_fails_the_stack() -> None:
     h.run()
     assert h.state(sid) == "CREATE_FAILED"
     assert h.stack(sid).status_reason == "Timed out"
+
+
+def test_suspend_resume_check() -> None:
+    h = Harness()
+    sid = h.new_stack(CHAIN)
+    h.run()
+    tid = h.stack(sid).raw_template_id
+    h.converge(sid, tid, "SUSPEND")
+    h.run()
+    assert h.state(sid) == "SUSPEND_COMPLETE"
+    assert {f"{x.action}_{x.status}" for x in h.rows(sid).values()} == {
+        "SUSPEND_COMPLETE"
+    }
+    h.converge(sid, tid, "RESUME")
+    h.run()
+    assert h.state(sid) == "RESUME_COMPLETE"
+    h.converge(sid, tid, "CHECK")
+    h.run()
+    assert h.state(sid) == "CHECK_COMPLETE"
+    rows = h.rows(sid)
+    assert {x.status_reason for x in rows.values()} == {
+        "CHECK not supported for OS::Heat::TestResource"
+    }
+    assert len(h.cloud.objects) == 3  # nothing was re-created
+
+
+def test_resume_of_a_resource_never_suspended_fails() -> None:
+    h = Harness()
+    sid = h.new_stack({"a": {"properties": {"value": "1"}}})
+    h.run()
+    h.converge(sid, h.stack(sid).raw_template_id, "RESUME")
+    h.run()
+    assert h.state(sid) == "RESUME_FAILED"
+    assert h.stack(sid).status_reason == (
+        "Resource RESUME failed: Error: resources.a: "
+        "State ('CREATE', 'COMPLETE') invalid for resume"
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_update_storm_ends_with_the_last_template(seed: int) -> None:
+    import random
+
+    rnd = random.Random(seed)
+    h = Harness(seed=seed)
+    sid = h.new_stack({"a": {"properties": {"value": "0"}}})
+    h.run()
+    final: dict[str, object] = {}
+    for i in range(20):
+        names = rnd.sample(["a", "b", "c", "d", "e"], rnd.randint(1, 5))
+        final = {
+            n: {
+                "properties": {"value": str(i), "ref": n if i % 3 else "x"},
+            }
+            for n in names
+        }
+        h.update(sid, final)
+        for _ in range(rnd.randint(0, 6)):  # part of it runs
+            if h.bus.queue:
+                ctxt, args, kwargs = h.bus.pop()
+                h.workers[rnd.randrange(2)](ctxt, *args, **kwargs)
+    h.run()
+    assert h.state(sid) == "UPDATE_COMPLETE", h.stack(sid).status_reason
+    rows = h.rows(sid)
+    assert set(rows) == set(final)
+    assert {x.status for x in rows.values()} == {"COMPLETE"}
+    # nothing orphaned: the cloud holds exactly the live rows' objects
+    assert set(h.cloud.objects) == {x.physical_id for x in rows.values()}
+    for name, row in rows.items():
+        spec = final[name]["properties"]  # type: ignore[index]
+        assert h.cloud.objects[row.physical_id]["value"] == spec["value"]
+
+
+def test_cancel_with_rollback_returns_to_the_previous_template() -> None:
+    from keel_heat_core.worker.converge import rollback
+
+    h = Harness()
+    sid = h.new_stack({"a": {"properties": {"value": "old"}}})
+    h.run()
+    h.update(
+        sid,
+        {
+            "a": {"properties": {"value": "new"}},
+            "b": {"properties": {"value": "added"}},
+        },
+    )
+    ctxt, args, kwargs = h.bus.pop()  # one node of the update runs
+    h.workers[0](ctxt, *args, **kwargs)
+    stack = h.stores.get_stack(sid)
+    assert stack is not None
+    rollback(h.workers[0].deps, None, stack)
+    h.run()
+    assert h.state(sid) == "ROLLBACK_COMPLETE"
+    rows = h.rows(sid)
+    assert set(rows) == {"a"}
+    assert h.cloud.objects[rows["a"].physical_id]["value"] == "old"
+    assert len(h.cloud.objects) == 1
+
+
+def test_abandon_keeps_the_physical_resources() -> None:
+    h = Harness()
+    sid = h.new_stack(CHAIN)
+    h.run()
+    stack = h.stores.get_stack(sid)
+    assert stack is not None
+    from keel_heat_core.worker.converge import converge_stack
+
+    converge_stack(
+        h.workers[0].deps,
+        None,
+        stack,
+        h.templates.store({}),
+        "DELETE",
+        abandon=True,
+    )
+    h.run()
+    assert h.state(sid) == "DELETE_COMPLETE"
+    assert len(h.cloud.objects) == 3
+    assert [op for op, _ in h.cloud.calls].count("delete") == 0
+
+
+class CheckedResource(fakes.TestResource):
+    def handle_check(self) -> None:
+        if self.properties.get("broken"):
+            raise ValueError("gone missing")
+
+
+def test_check_reports_every_failure_and_keeps_going() -> None:
+    h = Harness()
+    for worker in h.workers:
+        worker.deps.plugins = lambda d, row, props, s: CheckedResource(
+            h.cloud, row, props
+        )
+    sid = h.new_stack(
+        {
+            "a": {"properties": {"broken": True}},
+            "b": {"properties": {}, "depends_on": ["a"]},
+            "c": {"properties": {"broken": True}},
+            "d": {"properties": {}},
+        }
+    )
+    h.run()
+    h.converge(sid, h.stack(sid).raw_template_id, "CHECK")
+    h.run()
+    assert h.state(sid) == "CHECK_FAILED"
+    assert h.stack(sid).status_reason == (
+        "Resource CHECK failed: "
+        "a: ValueError: resources.a: gone missing; "
+        "c: ValueError: resources.c: gone missing"
+    )
+    rows = h.rows(sid)
+    assert (rows["d"].action, rows["d"].status) == ("CHECK", "COMPLETE")
+    assert rows["b"].action == "CREATE"  # skipped after a failed

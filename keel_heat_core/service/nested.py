@@ -1,0 +1,112 @@
+"""The engine client nested stacks use, served in-process.
+
+A ``StackResource`` (ResourceGroup, template resources, ...) asks its
+stack's ``rpc_client()`` to create, update and delete its child stack
+with Heat's EngineClient method names (``_create_stack``,
+``_update_stack``, ...). Heat sends those calls over RPC to any engine;
+keel-heat serves them on the engine running the parent's node, which is
+as correct (the child is an ordinary stack with its own traversal that
+every engine works on) and needs no token on the bus.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from keel_heat_core.model import rows as r
+from keel_heat_core.service.software import LocalSoftwareRPC
+from keel_heat_core.service.stack_api import StackAPI
+from keel_heat_core.service.stack_reads import StackReads
+
+
+class LocalEngineRPC(LocalSoftwareRPC):
+    """Heat's engine client calls a nested stack makes, in-process (and
+    the software config and deployment calls, see the base class)."""
+
+    def __init__(self, api: StackAPI) -> None:
+        super().__init__(api.db, api.conf)
+        self._api = api
+        self._reads = StackReads(api)
+
+    def _create_stack(
+        self,
+        ctxt: Any,
+        stack_name: str,
+        template: Any,
+        params: Any,
+        files: Any,
+        args: Any,
+        environment_files: Any = None,
+        owner_id: str | None = None,
+        nested_depth: int = 0,
+        user_creds_id: int | None = None,
+        stack_user_project_id: str | None = None,
+        parent_resource_name: str | None = None,
+        **_: Any,
+    ) -> dict[str, str]:
+        return self._api.create_stack(
+            ctxt,
+            stack_name,
+            template,
+            params,
+            files,
+            args,
+            owner_id=owner_id,
+            nested_depth=nested_depth,
+            user_creds_id=user_creds_id,
+            stack_user_project_id=stack_user_project_id,
+            parent_resource_name=parent_resource_name,
+        )
+
+    create_stack = _create_stack
+
+    def _update_stack(
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        template: Any,
+        params: Any,
+        files: Any,
+        args: Any,
+        **_: Any,
+    ) -> dict[str, str]:
+        return self._api.update_stack(
+            ctxt, stack_identity, template, params, files, args
+        )
+
+    update_stack = _update_stack
+
+    def delete_stack(
+        self, ctxt: Any, stack_identity: Any, cast: bool = False
+    ) -> None:
+        self._api.delete_stack(ctxt, stack_identity)
+
+    def stack_suspend(self, ctxt: Any, stack_identity: Any) -> None:
+        self._api.stack_action(ctxt, stack_identity, r.SUSPEND)
+
+    def stack_resume(self, ctxt: Any, stack_identity: Any) -> None:
+        self._api.stack_action(ctxt, stack_identity, r.RESUME)
+
+    def stack_check(self, ctxt: Any, stack_identity: Any) -> None:
+        self._api.stack_action(ctxt, stack_identity, r.CHECK)
+
+    def stack_cancel_update(
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        cancel_with_rollback: bool = True,
+    ) -> None:
+        self._api.stack_cancel_update(
+            ctxt, stack_identity, cancel_with_rollback
+        )
+
+    def show_stack(
+        self, ctxt: Any, stack_identity: Any, resolve_outputs: bool = True
+    ) -> Any:
+        return self._reads.show_stack(ctxt, stack_identity, resolve_outputs)
+
+    def get_template(self, ctxt: Any, stack_identity: Any) -> Any:
+        return self._reads.get_template(ctxt, stack_identity)
+
+    def identify_stack(self, ctxt: Any, stack_name: str) -> Any:
+        return self._reads.identify_stack(ctxt, stack_name)

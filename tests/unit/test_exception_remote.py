@@ -1,0 +1,34 @@
+"""Engine errors survive oslo.messaging's remote-exception round trip."""
+
+import sys
+
+from oslo_messaging._drivers import common
+
+from keel_heat_core import exception
+
+
+def _round_trip(exc: Exception) -> Exception:
+    try:
+        raise exc
+    except Exception:
+        data = common.serialize_remote_exception(sys.exc_info())
+    return common.deserialize_remote_exception(
+        data, ["keel_heat_core.exception"]
+    )
+
+
+def test_rebuilt_with_its_own_class_and_message() -> None:
+    err = exception.EntityNotFound(entity="Stack", name="missing")
+    rebuilt = _round_trip(err)
+    assert isinstance(rebuilt, exception.EntityNotFound)
+    assert type(rebuilt).__name__ == "EntityNotFound_Remote"
+    assert str(rebuilt).startswith("The Stack (missing) could not be found.")
+
+
+def test_error_with_path_keeps_heat_api_message() -> None:
+    err = exception.StackValidationFailed(
+        path=["outputs", "o", "value"], message="boom"
+    )
+    rebuilt = _round_trip(err)
+    assert isinstance(rebuilt, exception.StackValidationFailed)
+    assert "boom" in str(rebuilt)
