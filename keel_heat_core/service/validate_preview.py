@@ -32,6 +32,7 @@ from keel_heat_core.model import rows as r
 from keel_heat_core.model.definitions import BoundDefinition, StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
 from keel_heat_core.model.stack_facade import EngineStackFacade
+from keel_heat_core.plugin_api import Resource
 from keel_heat_core.plugin_api.stack_resource import StackResource
 from keel_heat_core.service import db_stores, views
 from keel_heat_core.service.stack_api import StackAPI, scope_of
@@ -200,9 +201,15 @@ class _Preview:
                     self.types.ensure_available(
                         self.ctxt, rdefn.resource_type, cls
                     )
-                res = cls(rdefn.name, BoundDefinition(rdefn), self.facade)
+                # the template's definition: properties resolve lazily, so
+                # a failing function is a Property error with its path
+                res = cls(rdefn.name, rdefn, self.facade)
                 self.resources[rdefn.name] = res
-                res.validate()
+                if self.strict:
+                    res.validate()
+                else:
+                    # POST /validate checks the resource template only
+                    Resource.validate(res)
             except exception.HeatException as exc:
                 # Heat lets these through as they are, unless ignorable
                 if ignorable is not None and ignorable(exc):
@@ -350,12 +357,18 @@ class ValidatePreview:
         if files_container:
             raise exception.NotSupported(feature="files_container")
         env = merged_environment(template, params, files, environment_files)
+        # an unknown version is raised, as Heat's Template() raises it
+        tmpl = versions.load(template, files=files)
         try:
             # the sections first, before definitions are built from them
-            versions.load(template, files=files).validate()
+            tmpl.validate()
         except Exception as exc:
             return {"Error": str(exc)}
-        stored = StoredTemplate(template, env, files)
+        try:
+            stored = StoredTemplate(template, env, files)
+        except exception.StackValidationFailed as exc:
+            # conditions and definitions are Heat's stack.validate() errors
+            return {"Error": str(exc)}
         try:
             validation.check_resource_limit(
                 stored.stack_definition(PendingStackView()),
