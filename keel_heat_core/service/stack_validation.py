@@ -217,23 +217,3 @@ def _cycle_text(
         inner = ", ".join(label(x) for x in sorted(needs & set(remaining)))
         items.append(f"{label(name)}: {{{inner}}}")
     return "{" + ", ".join(items) + "}"
-
-
-def validate_template(
-    parsed: ParsedStack, facade: FacadeFactory, context: Any = None
-) -> dict[str, Any]:
-    """The engine's ``validate_template``: the result, or ``{"Error":
-    text}`` for what Heat reports that way (structure and stack
-    validation failures); other errors are raised, as in Heat."""
-    validator = StackValidator(parsed, facade, context, strict=False)
-    try:
-        validation.validate_structure(StackDefinition(parsed.t, {}))
-    except exception.StackValidationFailed as err:
-        return {"Error": str(err)}
-    try:
-        defn = validator.validate()
-    except exception.StackValidationFailed as err:
-        return {"Error": str(err)}
-    return validation.template_validate_result(
-        defn, parsed.env, parsed.parameters
-    )
