@@ -24,10 +24,11 @@ from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.db.database import Database
 from keel_heat_core.db.scope import ADMIN, Scope
 from keel_heat_core.model import rows as r
-from keel_heat_core.model.definitions import BoundDefinition, StoredTemplate
+from keel_heat_core.model.definitions import StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
 from keel_heat_core.model.stack_facade import EngineStackFacade
 from keel_heat_core.service import db_stores, views
+from keel_heat_core.service.stack_validation import ParsedStack, StackValidator
 from keel_heat_core.template import validation
 from keel_heat_core.template.protocols import PendingStackView
 from keel_heat_core.template.request_environment import merged_environment
@@ -125,13 +126,18 @@ class StackAPI:
             )
         tenant = getattr(ctxt, "project_id", None) or ""
         ident = StackIdentifier(tenant, stack_name, stack_id)
-        stored = StoredTemplate(template, dict(params or {}), files, ident)
-        stored.t.validate()
-        stored.parameters.validate(validate_value=True, context=ctxt)
-        pending = stored.stack_definition(PendingStackView())
-        row = r.StackRow(
+        row = self._pending_row(stack_id, stack_name, tenant)
+        parsed = ParsedStack(template, params, files, ident)
+        StackValidator(
+            parsed, lambda p: EngineStackFacade(row, p, ctxt), ctxt
+        ).validate()
+        return StoredTemplate(template, dict(params or {}), files, ident)
+
+    @staticmethod
+    def _pending_row(stack_id: str, name: str, tenant: str) -> r.StackRow:
+        return r.StackRow(
             id=stack_id,
-            name=stack_name,
+            name=name,
             action="",
             status="",
             status_reason="",
@@ -139,22 +145,6 @@ class StackAPI:
             current_traversal="",
             tenant=tenant,
         )
-        facade = EngineStackFacade(row, stored, ctxt)
-        for name, rdefn in pending.resource_definitions().items():
-            rdefn.validate()
-            stored.dependency_names(name)
-            cls = stored.env.get_class_to_instantiate(
-                rdefn.resource_type, name
-            )
-            try:
-                cls(name, BoundDefinition(rdefn), facade).validate()
-            except exception.StackValidationFailed:
-                raise
-            except Exception as exc:
-                raise exception.StackValidationFailed(
-                    error=exc, path=["resources", name]
-                ) from exc
-        return stored
 
     def _store_template(self, stored: StoredTemplate, files: Any) -> int:
         rec = template_repo.create(

@@ -64,13 +64,28 @@ class RowsView:
         return self._plugin(name).FnGetAtt(attr)
 
     def all_attributes(self, name: str) -> dict[str, Any] | None:
-        return None
+        """Every attribute but ``show`` (``get_attr: [name]``); ``None``
+        before the resource was created or when it failed."""
+        row = self._rows.get(name)
+        if row is None or row.action not in _ATTR_ACTIONS:
+            return None
+        if row.status not in ("IN_PROGRESS", "COMPLETE"):
+            return None
+        plugin = self._plugin(name)
+        return {
+            key: plugin.FnGetAtt(key)
+            for key in plugin.attributes_schema
+            if key != "show"
+        }
 
     def attribute_names(self, name: str, resource_type: str) -> None:
         return None
 
     def resource_facade(self, kind: str) -> Any:
-        raise ValueError(f'"resource_facade" ({kind}) is not available')
+        raise ValueError(
+            f'"resource_facade" ({kind}) can only be used in a template '
+            "that defines a template (provider) resource"
+        )
 
     def availability_zones(self) -> list[str]:
         return ["nova"]
