@@ -27,8 +27,13 @@ from collections.abc import Callable
 from typing import Any
 
 from keel_heat_core.convergence.node import Node
-from keel_heat_core.convergence.sync_point import entity_id_of, pending_nodes
+from keel_heat_core.convergence.sync_point import (
+    entity_id_of,
+    pending_nodes,
+    present,
+)
 from keel_heat_core.model import rows as r
+from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.deps import WorkerDeps
 
 LOG = logging.getLogger(__name__)
@@ -67,6 +72,29 @@ class Resumer:
             for stack_id in set(self._seen) - live:
                 del self._seen[stack_id]
         return recast
+
+    def _finish(
+        self, ctxt: Any, stack: Any, graph: Any, stack_point: Any
+    ) -> None:
+        """Complete a traversal whose every node finished.
+
+        The engine that completed the stack's sync point may die (or lose
+        its database connection) before it writes the stack's final
+        state: no node is pending then, and only this finishes the stack.
+        """
+        if stack_point is None or stack.action == r.CHECK:
+            return  # CHECK failures are collected by the last node only
+        roots = {n for n in graph.nodes() if not graph.required_by(n)}
+        if not roots <= present(stack_point.input_data):
+            return
+        LOG.info(
+            "Completing stack %s: traversal %s has no node left",
+            stack.id,
+            stack.current_traversal,
+        )
+        stack_state.mark_complete(
+            self.deps, ctxt, stack, stack.current_traversal
+        )
 
     def _release_own(self, stack: Any, row: Any) -> bool:
         """Release a lock of this engine that no node here works on.
@@ -122,6 +150,9 @@ class Resumer:
         graph = deps.cache.graph(stack)
         by_key = {(r.entity_id, r.is_update): r for r in rows}
         pending = pending_nodes(graph, rows, stack.id)
+        if not pending and stalled:
+            self._finish(ctxt, stack, graph, by_key.get((stack.id, True)))
+            return []
         # one query for every row of the stack, not one per pending node
         resources = (
             {x.id: x for x in deps.resources.get_resources(stack.id)}

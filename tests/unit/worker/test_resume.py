@@ -119,3 +119,26 @@ def test_check_resource_tells_which_rows_it_works_on() -> None:
     check(ctxt, *args, **kwargs)
     assert seen == [True]
     assert not check.working_on(row.id)
+
+
+def test_traversal_with_no_node_left_is_completed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine that finished the last node died before writing the
+    stack's final state: the resume pass writes it."""
+    from keel_heat_core.worker import check_resource, stack_state
+
+    h = Harness()
+    sid = h.new_stack(CHAIN)
+    real = stack_state.mark_complete
+    monkeypatch.setattr(
+        check_resource.stack_state, "mark_complete", lambda *a, **k: False
+    )
+    h.run()
+    assert h.state(sid) == "CREATE_IN_PROGRESS"
+    monkeypatch.setattr(check_resource.stack_state, "mark_complete", real)
+    resumer = Resumer(h.workers[1].deps)
+    assert resumer.run_once() == []
+    assert h.state(sid) == "CREATE_IN_PROGRESS"  # one quiet pass only
+    resumer.run_once()
+    assert h.state(sid) == "CREATE_COMPLETE"
