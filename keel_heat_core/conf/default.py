@@ -209,6 +209,15 @@ engine_opts: list[cfg.Opt] = [
         default=2,
         help="RPC timeout of the engine liveness probe used by locks.",
     ),
+    cfg.FloatOpt(
+        "resume_interval",
+        default=10.0,
+        min=0.1,
+        help="Seconds between two passes of the automatic resume of "
+        "stalled traversals (not a Heat option): the locks of a dead "
+        "engine are taken over on the next pass, a lost message is "
+        "re-sent after two passes without progress.",
+    ),
     cfg.BoolOpt(
         "enable_stack_abandon",
         default=False,

@@ -26,19 +26,22 @@ class ListenerClient:
 
     :param transport: the RPC transport.
     :param timeout: seconds to wait for ``listening``.
+    :param topic: Heat's topic unless a test isolates itself.
     """
 
     def __init__(
         self,
         transport: oslo_messaging.Transport,
         timeout: float = LIFE_CHECK_TIMEOUT,
+        topic: str = TOPIC,
     ) -> None:
         self._transport = transport
         self._timeout = timeout
+        self._topic = topic
 
     def _client(self, engine_id: str) -> Any:
         target = oslo_messaging.Target(
-            topic=TOPIC, server=engine_id, version=VERSION
+            topic=self._topic, server=engine_id, version=VERSION
         )
         return oslo_messaging.get_rpc_client(
             self._transport,

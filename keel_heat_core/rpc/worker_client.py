@@ -28,10 +28,13 @@ class WorkerClient:
     """Casts to engine workers.
 
     :param transport: the RPC transport.
+    :param topic: Heat's ``engine_worker`` unless a test isolates itself.
     """
 
-    def __init__(self, transport: oslo_messaging.Transport) -> None:
-        target = oslo_messaging.Target(topic=TOPIC, version=BASE_VERSION)
+    def __init__(
+        self, transport: oslo_messaging.Transport, topic: str = TOPIC
+    ) -> None:
+        target = oslo_messaging.Target(topic=topic, version=BASE_VERSION)
         self._client = oslo_messaging.get_rpc_client(
             transport, target, serializer=serializer()
         )

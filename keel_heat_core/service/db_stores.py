@@ -275,10 +275,8 @@ class DbSyncPointStore:
         traversal_id: str,
         points: Iterable[tuple[str, bool]],
     ) -> None:
-        for entity_id, is_update in points:
-            sync_repo.create(
-                self.db, entity_id, traversal_id, is_update, stack_id
-            )
+        # one transaction for the whole traversal
+        sync_repo.create_many(self.db, stack_id, traversal_id, points)
 
     def get_sync_point(
         self, entity_id: str, traversal_id: str, is_update: bool

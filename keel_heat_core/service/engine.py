@@ -37,6 +37,8 @@ LOG = logging.getLogger(__name__)
 
 ENGINE_TOPIC = "engine"
 ENGINE_VERSION = "1.36"
+#: seconds between automatic resume passes when not configured
+DEFAULT_RESUME_INTERVAL = 10.0
 
 
 class ServiceStore(Protocol):
@@ -116,6 +118,9 @@ class EngineService:
     :param backend: stores and endpoints (the database by default).
     :param resume_interval: seconds between resume passes (a stalled
         unlocked node is re-cast after two quiet passes).
+    :param topic_prefix: prepended to every topic, so that tests sharing a
+        broker do not share queues (oslo.messaging names queues by topic
+        whatever the exchange); empty in deployments.
     """
 
     def __init__(
@@ -125,8 +130,10 @@ class EngineService:
         transport: oslo_messaging.Transport | None = None,
         backend: EngineBackend | None = None,
         resume_interval: float | None = None,
+        topic_prefix: str = "",
     ) -> None:
         self.conf = conf
+        self.topic_prefix = topic_prefix
         self.engine_id = engine_id
         self._transport = transport
         self._backend = backend
@@ -150,11 +157,16 @@ class EngineService:
         transport = self._transport or _default_transport(self.conf)
         backend = self._backend or _default_backend(self.conf)
         self._backend = backend
+        prefix = self.topic_prefix
         liveness = ListenerClient(
-            transport, _opt(self.conf, "engine_life_check_timeout", 2)
+            transport,
+            _opt(self.conf, "engine_life_check_timeout", 2),
+            topic=prefix + LISTENER_TOPIC,
         )
         deps = backend.worker_deps(
-            self.engine_id, WorkerClient(transport), liveness
+            self.engine_id,
+            WorkerClient(transport, topic=prefix + WORKER_TOPIC),
+            liveness,
         )
         self.check = CheckResource(deps)
         self.resumer = Resumer(deps)
@@ -162,18 +174,20 @@ class EngineService:
         # take any lock.
         self._serve(
             transport,
-            LISTENER_TOPIC,
+            prefix + LISTENER_TOPIC,
             self.engine_id,
             [ListenerEndpoint(self.check)],
         )
         self._serve(
             transport,
-            WORKER_TOPIC,
+            prefix + WORKER_TOPIC,
             self.engine_id,
             [WorkerEndpoint(self.check)],
         )
         self.engine_endpoints = backend.engine_endpoints(deps, self.check)
-        self._serve(transport, ENGINE_TOPIC, self.host, self.engine_endpoints)
+        self._serve(
+            transport, prefix + ENGINE_TOPIC, self.host, self.engine_endpoints
+        )
         self._start_thread("heartbeat", self._heartbeat_loop)
         self._start_thread("resume", self._resume_loop)
         LOG.info("Engine %s serving on host %s", self.engine_id, self.host)
@@ -234,17 +248,22 @@ class EngineService:
             self._stop.wait(interval)
 
     def _resume_loop(self) -> None:
+        # ``resume_interval`` is not a Heat option: until the configuration
+        # has one, 10 s (a stalled node is re-driven after two quiet
+        # passes; a dead engine's locks on the first pass).
         interval = float(
             self._resume_interval
             if self._resume_interval is not None
-            else _opt(self.conf, "periodic_interval", 60)
+            else _opt(self.conf, "resume_interval", DEFAULT_RESUME_INTERVAL)
         )
-        while not self._stop.wait(interval):
+        while True:  # a first pass at start-up, then every interval
             try:
                 assert self.resumer is not None
                 self.resumer.run_once()
             except Exception:
                 LOG.exception("Resume pass failed")
+            if self._stop.wait(interval):
+                return
 
     def stop(self) -> None:
         """Stop taking work, let running handlers finish."""

@@ -17,9 +17,15 @@ from keel_heat_core.db import service as service_repo
 from keel_heat_core.model import rows as r
 from keel_heat_core.service import views
 from keel_heat_core.service.signals import ResourceSignals
+from keel_heat_core.service.snapshots import StackSnapshots
 from keel_heat_core.service.software import SoftwareService
 from keel_heat_core.service.stack_api import StackAPI
-from keel_heat_core.service.stack_reads import StackReads
+from keel_heat_core.service.stack_reads import (
+    StackReads,
+    find_physical_resource,
+)
+from keel_heat_core.service.type_discovery import ResourceTypes
+from keel_heat_core.service.validate_preview import ValidatePreview
 from keel_heat_core.template import versions
 
 REVISION = "keel-heat"
@@ -42,6 +48,9 @@ class EngineEndpoint:
         self._reads = StackReads(api)
         self._software = SoftwareService(api.db, api.conf)
         self._signals = ResourceSignals(api)
+        self._types = ResourceTypes(api.conf)
+        self._checks = ValidatePreview(api, self._types)
+        self._snapshots = StackSnapshots(api)
 
     # -- stacks --------------------------------------------------------------
 
@@ -60,7 +69,7 @@ class EngineEndpoint:
         return self._reads.show_stack(ctxt, stack_identity, resolve_outputs)
 
     def preview_stack(self, ctxt: Any, stack_name: str, **kwargs: Any) -> Any:
-        raise _later("preview_stack")
+        return self._checks.preview_stack(ctxt, stack_name, **kwargs)
 
     def create_stack(
         self,
@@ -112,12 +121,31 @@ class EngineEndpoint:
     def preview_update_stack(
         self, ctxt: Any, stack_identity: Any, **kwargs: Any
     ) -> Any:
-        raise _later("preview_update_stack")
+        return self._checks.preview_update_stack(
+            ctxt, stack_identity, **kwargs
+        )
 
     def validate_template(
-        self, ctxt: Any, template: Any, **kwargs: Any
+        self,
+        ctxt: Any,
+        template: Any,
+        params: Any = None,
+        files: Any = None,
+        environment_files: Any = None,
+        files_container: Any = None,
+        show_nested: bool = False,
+        ignorable_errors: Any = None,
     ) -> Any:
-        raise _later("validate_template")
+        return self._checks.validate_template(
+            ctxt,
+            template,
+            params,
+            files=files,
+            environment_files=environment_files,
+            files_container=files_container,
+            show_nested=show_nested,
+            ignorable_errors=ignorable_errors,
+        )
 
     def authenticated_to_backend(self, ctxt: Any) -> bool:
         return True
@@ -135,10 +163,10 @@ class EngineEndpoint:
         self._api.delete_stack(ctxt, stack_identity)
 
     def abandon_stack(self, ctxt: Any, stack_identity: Any) -> Any:
-        raise _later("abandon_stack")
+        return self._api.abandon_stack(ctxt, stack_identity)
 
     def export_stack(self, ctxt: Any, stack_identity: Any) -> Any:
-        raise _later("export_stack")
+        return self._api.export_stack(ctxt, stack_identity)
 
     def stack_suspend(self, ctxt: Any, stack_identity: Any) -> None:
         self._api.stack_action(ctxt, stack_identity, r.SUSPEND)
@@ -179,8 +207,17 @@ class EngineEndpoint:
 
     # -- resource types and templates --------------------------------------
 
-    def list_resource_types(self, ctxt: Any, **kwargs: Any) -> Any:
-        raise _later("list_resource_types")
+    def list_resource_types(
+        self,
+        ctxt: Any,
+        support_status: str | None = None,
+        type_name: str | None = None,
+        heat_version: str | None = None,
+        with_description: bool = False,
+    ) -> Any:
+        return self._types.list_resource_types(
+            ctxt, support_status, type_name, heat_version, with_description
+        )
 
     def list_template_versions(self, ctxt: Any) -> Any:
         return versions.list_versions()
@@ -191,15 +228,19 @@ class EngineEndpoint:
         template_version: str,
         with_condition: bool = False,
     ) -> Any:
-        raise _later("list_template_functions")
+        return self._types.list_template_functions(
+            ctxt, template_version, with_condition
+        )
 
-    def resource_schema(self, ctxt: Any, type_name: str, **kwargs: Any) -> Any:
-        raise _later("resource_schema")
+    def resource_schema(
+        self, ctxt: Any, type_name: str, with_description: bool = False
+    ) -> Any:
+        return self._types.resource_schema(ctxt, type_name, with_description)
 
     def generate_template(
         self, ctxt: Any, type_name: str, template_type: str = "cfn"
     ) -> Any:
-        raise _later("generate_template")
+        return self._types.generate_template(ctxt, type_name, template_type)
 
     # -- resources and events ----------------------------------------------
 
@@ -222,7 +263,7 @@ class EngineEndpoint:
     def find_physical_resource(
         self, ctxt: Any, physical_resource_id: str
     ) -> Any:
-        raise _later("find_physical_resource")
+        return find_physical_resource(self._api, ctxt, physical_resource_id)
 
     def describe_stack_resources(
         self, ctxt: Any, stack_identity: Any, resource_name: str | None
@@ -319,25 +360,25 @@ class EngineEndpoint:
     # -- snapshots and misc --------------------------------------------------
 
     def stack_snapshot(self, ctxt: Any, stack_identity: Any, name: Any) -> Any:
-        raise _later("stack_snapshot")
+        return self._snapshots.stack_snapshot(ctxt, stack_identity, name)
 
     def show_snapshot(
         self, ctxt: Any, stack_identity: Any, snapshot_id: Any
     ) -> Any:
-        raise _later("show_snapshot")
+        return self._snapshots.show_snapshot(ctxt, stack_identity, snapshot_id)
 
     def delete_snapshot(
         self, ctxt: Any, stack_identity: Any, snapshot_id: Any
     ) -> Any:
-        raise _later("delete_snapshot")
+        self._snapshots.delete_snapshot(ctxt, stack_identity, snapshot_id)
 
     def stack_list_snapshots(self, ctxt: Any, stack_identity: Any) -> Any:
-        raise _later("stack_list_snapshots")
+        return self._snapshots.stack_list_snapshots(ctxt, stack_identity)
 
     def stack_restore(
         self, ctxt: Any, stack_identity: Any, snapshot_id: Any
     ) -> Any:
-        raise _later("stack_restore")
+        self._snapshots.stack_restore(ctxt, stack_identity, snapshot_id)
 
     def get_revision(self, ctxt: Any) -> str:
         return REVISION

@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
+import yaml
 from oslo_config import cfg
 
 from keel_heat_core import exception
@@ -27,6 +28,7 @@ from keel_heat_core.model.definitions import BoundDefinition, StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
 from keel_heat_core.model.stack_facade import EngineStackFacade
 from keel_heat_core.service import db_stores, views
+from keel_heat_core.template import validation
 from keel_heat_core.template.protocols import PendingStackView
 from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.check_resource import CheckResource
@@ -177,6 +179,7 @@ class StackAPI:
     ) -> dict[str, str]:
         """Store the stack and start its CREATE traversal."""
         args = dict(args or {})
+        adopt_data = self._adopt_data(args.get("adopt_stack_data"))
         stack_id = str(uuid.uuid4())
         stored = self.parse(
             ctxt, stack_name, template, params, files, stack_id
@@ -210,8 +213,27 @@ class StackAPI:
         except db_exceptions.StackExists as exc:
             raise exception.StackExists(stack_name=stack_name) from exc
         stack = db_stores.stack_row(rec)
-        converge_stack(self.deps, ctxt, stack, template_id, r.CREATE)
+        action = r.ADOPT if adopt_data else r.CREATE
+        converge_stack(
+            self.deps,
+            ctxt,
+            stack,
+            template_id,
+            action,
+            adopt_stack_data=adopt_data,
+        )
         return views.identity(stack)
+
+    def _adopt_data(self, raw: Any) -> dict[str, Any] | None:
+        """The parsed ``adopt_stack_data`` (JSON or YAML text, or a map)."""
+        if not raw:
+            return None
+        if not bool(getattr(self.conf, "enable_stack_adopt", False)):
+            raise exception.NotSupported(feature="Stack Adopt")
+        data = yaml.safe_load(raw) if isinstance(raw, str) else raw
+        if not isinstance(data, Mapping):
+            raise exception.StackValidationFailed(message="Invalid adopt data")
+        return dict(data)
 
     def update_stack(
         self,
@@ -258,6 +280,10 @@ class StackAPI:
     def delete_stack(self, ctxt: Any, stack_identity: Any) -> None:
         """Cancel what runs, then start the DELETE traversal."""
         stack = self.load(ctxt, stack_identity)
+        if (stack.action, stack.status) == (r.DELETE, r.COMPLETE):
+            # deleted but not soft-deleted yet: finish that, then say so
+            stack_repo.soft_delete(self.db, stack.id)
+            raise exception.EntityNotFound(entity="Stack", name=stack.name)
         if stack.status == r.IN_PROGRESS:
             self.stop_traversal(ctxt, stack)
             stack = self.load(ctxt, {"stack_id": stack.id})
@@ -321,3 +347,74 @@ class StackAPI:
         ) == (action, r.COMPLETE):
             return
         converge_stack(self.deps, ctxt, stack, stack.raw_template_id, action)
+
+    def validate_template(
+        self,
+        ctxt: Any,
+        template: Mapping[str, Any],
+        params: Mapping[str, Any] | None = None,
+        files: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """``validate_template``: the parameters view, or ``{Error}``."""
+        try:
+            stored = self.parse(ctxt, "dummy", template, params, files, "")
+        except Exception as exc:
+            return {"Error": str(exc)}
+        return validation.template_validate_result(
+            stored.stack_definition(PendingStackView()),
+            stored.env,
+            stored.parameters,
+        )
+
+    # -- abandon and export (engine spec §3.9 layout) ---------------------
+
+    def export_stack(self, ctxt: Any, stack_identity: Any) -> dict[str, Any]:
+        """The abandon data of a stack, leaving it in place."""
+        if not bool(getattr(self.conf, "enable_stack_abandon", False)):
+            raise exception.NotSupported(feature="Stack Abandon")
+        stack = self.load(ctxt, stack_identity)
+        stored = self.stored(stack)
+        rec = template_repo.get(self.db, stack.raw_template_id)
+        stack_rec = stack_repo.get(self.db, stack.id)
+        resources = {}
+        for row in self.deps.resources.get_resources(stack.id):
+            if row.name not in stored or row.replaced_by is not None:
+                continue
+            plugin = self.deps.plugins(
+                stored[row.name], row, dict(row.properties or {}), stack
+            )
+            data = plugin.data() if hasattr(plugin, "data") else {}
+            resources[row.name] = {
+                "name": row.name,
+                "resource_id": row.physical_id,
+                "type": stored[row.name].resource_type,
+                "action": row.action,
+                "status": row.status,
+                "metadata": row.rsrc_metadata or {},
+                "resource_data": dict(data or {}),
+            }
+        return {
+            "name": stack.name,
+            "id": stack.id,
+            "action": stack.action,
+            "environment": stored.env.user_env_as_dict(),
+            "files": rec.files,
+            "status": stack.status,
+            "template": rec.template,
+            "resources": resources,
+            "project_id": stack.tenant,
+            "stack_user_project_id": stack.stack_user_project_id,
+            "tags": list(stack_rec.tags) if stack_rec else [],
+        }
+
+    def abandon_stack(self, ctxt: Any, stack_identity: Any) -> dict[str, Any]:
+        """Delete the stack but keep every physical resource."""
+        data = self.export_stack(ctxt, stack_identity)
+        stack = self.load(ctxt, stack_identity)
+        if stack.status == r.IN_PROGRESS:
+            self.stop_traversal(ctxt, stack)
+            stack = self.load(ctxt, {"stack_id": stack.id})
+        self.stop_all_workers(ctxt, stack)
+        empty = self.deps.templates.store_empty_like(stack.raw_template_id)
+        converge_stack(self.deps, ctxt, stack, empty, r.DELETE, abandon=True)
+        return data

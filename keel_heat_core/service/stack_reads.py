@@ -8,6 +8,7 @@ from typing import Any
 from keel_heat_core import exception
 from keel_heat_core.db import event as event_repo
 from keel_heat_core.db import raw_template as template_repo
+from keel_heat_core.db import resource as resource_repo
 from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.model import rows as r
 from keel_heat_core.service import db_stores, views
@@ -39,7 +40,16 @@ class RowsView:
 
     def reference_id(self, name: str) -> str | None:
         row = self._rows.get(name)
-        return None if row is None else row.physical_id
+        if row is None:
+            return None
+        if row.action == r.INIT:
+            return row.physical_id
+        # the plugin's reference (an AWS wait condition handle's is its
+        # pre-signed URL), as the worker resolves get_resource/Ref
+        try:
+            return str(self._plugin(name).FnGetRefId())
+        except Exception:
+            return row.physical_id
 
     def _plugin(self, name: str) -> Any:
         row = self._rows[name]
@@ -176,11 +186,29 @@ class StackReads:
     ) -> dict[str, Any]:
         for item in self.list_stack_resources(ctxt, stack_identity):
             if item["resource_name"] == resource_name:
+                item["metadata"] = self.resource_metadata(
+                    item["stack_identity"]["stack_id"], resource_name
+                )
                 return item
         raise exception.ResourceNotFound(
             resource_name=resource_name,
             stack_name=_stack_name(stack_identity),
         )
+
+    def resource_metadata(
+        self, stack_id: str, resource_name: str
+    ) -> dict[str, Any]:
+        """The stored metadata of a resource (what os-collect-config
+        polls: ``deployments`` of a server, signals of a handle)."""
+        rows = [
+            row
+            for row in self.api.deps.resources.get_resources(stack_id)
+            if row.name == resource_name and row.replaced_by is None
+        ]
+        if not rows:
+            return {}
+        row = max(rows, key=lambda found: found.id)
+        return dict(row.rsrc_metadata or {})
 
     def list_events(
         self, ctxt: Any, stack_identity: Any, **kwargs: Any
@@ -196,6 +224,22 @@ class StackReads:
             filters=kwargs.get("filters"),
         )
         return [views.event(stack, ev) for ev in recs]
+
+
+def find_physical_resource(
+    api: StackAPI, ctxt: Any, physical_resource_id: str
+) -> dict[str, str]:
+    """The identity (``.../resources/<name>``) of a physical resource."""
+    found = resource_repo.get_by_physical_resource_id(
+        api.db, physical_resource_id, scope_of(ctxt)
+    )
+    if not found:
+        raise exception.EntityNotFound(
+            entity="Resource", name=physical_resource_id
+        )
+    rec = found[0]
+    stack = api.load(ctxt, {"stack_id": rec.stack_id})
+    return views.identity(stack, f"/resources/{rec.name}")
 
 
 def _stack_name(identity: Any) -> str:

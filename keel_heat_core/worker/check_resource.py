@@ -16,8 +16,7 @@ import uuid
 from typing import Any
 
 from keel_heat_core.convergence import sync_point
-from keel_heat_core.convergence.node import Node, cleanup_node, update_node
-from keel_heat_core.convergence.traversal import retrigger_key
+from keel_heat_core.convergence.node import Node, cleanup_node
 from keel_heat_core.exception import UpdateReplace
 from keel_heat_core.graph import Graph
 from keel_heat_core.model import rows as r
@@ -30,6 +29,7 @@ from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.action import ActionCancelled, ActionTimeout
 from keel_heat_core.worker.deps import WorkerDeps
 from keel_heat_core.worker.lock import UpdateInProgress
+from keel_heat_core.worker.recovery import NodeRecovery
 from keel_heat_core.worker.resource import (
     ConvergenceResource,
     ResourceActionFailed,
@@ -42,14 +42,14 @@ class _Replaced(Exception):  # noqa: N818 - control flow, never escapes
     """The node handed over to a replacement row."""
 
 
-class CheckResource:
+class CheckResource(NodeRecovery):
     """Runs check_resource casts for one engine.
 
     :param deps: the engine's collaborators.
     """
 
     def __init__(self, deps: WorkerDeps) -> None:
-        self.deps = deps
+        super().__init__(deps)
         self._cancels: dict[str, set[threading.Event]] = {}
         self._lock = threading.Lock()
 
@@ -111,19 +111,40 @@ class CheckResource:
             self._failed(ctxt, stack, current_traversal, node, "Timed out")
             return
         input_data = (data or {}).get("input_data") or {}
+        if skip_propagate and stack.action == r.CHECK:
+            # a predecessor failed its CHECK: pass the news on, skip work
+            self._propagate(
+                ctxt,
+                stack,
+                graph,
+                node,
+                row,
+                skip=True,
+                carried=accumulated_failures,
+            )
+            return
         cancel = self._register(stack.id)
         rsrc = None
         try:
             if is_update:
-                rsrc = self._update(ctxt, stack, row, input_data, cancel)
+                rsrc = self._update(
+                    ctxt, stack, row, input_data, cancel, adopt_stack_data
+                )
+                self._drop_replaced(stack, graph, row, cancel)
             else:
-                self._cleanup(stack, row, cancel)
+                self._cleanup(stack, row, cancel, abandon)
         except _Replaced:
             return
         except UpdateInProgress:
             self._contended(ctxt, row, stack, data, is_update)
             return
         except ResourceActionFailed as exc:
+            if stack.action == r.CHECK:
+                # CHECK keeps going; the stack fails at the end (§3.4 step 8)
+                self._propagate(
+                    ctxt, stack, graph, node, row, failure=str(exc)
+                )
+                return
             reason = f"Resource {exc.action} failed: {exc}"
             self._failed(ctxt, stack, current_traversal, node, reason)
             return
@@ -135,7 +156,16 @@ class CheckResource:
             return
         finally:
             self._unregister(stack.id, cancel)
-        self._propagate(ctxt, stack, graph, node, row, rsrc)
+        self._propagate(
+            ctxt,
+            stack,
+            graph,
+            node,
+            row,
+            rsrc,
+            abandon,
+            adopt=adopt_stack_data,
+        )
 
     # -- work -------------------------------------------------------------
 
@@ -177,6 +207,7 @@ class CheckResource:
         row: r.ResourceRow,
         input_data: dict[str, Any],
         cancel: threading.Event,
+        adopt_stack_data: Any = None,
     ) -> ConvergenceResource | None:
         if stack.action == r.SUSPEND:
             return None
@@ -190,6 +221,17 @@ class CheckResource:
         interval = self.deps.poll_interval
         if stack.action in (r.CHECK, r.RESUME, r.SNAPSHOT):
             rsrc.stack_action(stack.action, deadline, cancel, interval)
+            return rsrc
+        if row.action == r.INIT and adopt_stack_data:
+            adopted = (adopt_stack_data.get("resources") or {}).get(row.name)
+            rsrc.adopt(
+                stack.raw_template_id,
+                requires,
+                dict(adopted or {}),
+                deadline,
+                cancel,
+                interval,
+            )
             return rsrc
         if row.action == r.INIT:
             rsrc.create(
@@ -279,7 +321,11 @@ class CheckResource:
         )
 
     def _cleanup(
-        self, stack: r.StackRow, row: r.ResourceRow, cancel: threading.Event
+        self,
+        stack: r.StackRow,
+        row: r.ResourceRow,
+        cancel: threading.Event,
+        abandon: bool = False,
     ) -> None:
         if stack.action in (r.CHECK, r.RESUME, r.SNAPSHOT):
             return
@@ -296,7 +342,10 @@ class CheckResource:
                     self.deps.poll_interval,
                 )
             return
-        if row.current_template_id == stack.raw_template_id:
+        if (
+            row.current_template_id == stack.raw_template_id
+            and not self._superseded(stack, row)
+        ):
             return
         template_id = row.current_template_id or stack.raw_template_id
         rsrc = self._resource(stack, row, template_id, NodeDataView({}))
@@ -305,11 +354,50 @@ class CheckResource:
             return
         if row.action == r.DELETE and row.status == r.COMPLETE:
             return
-        rsrc.delete(self._deadline(stack), cancel, self.deps.poll_interval)
+        rsrc.delete(
+            self._deadline(stack),
+            cancel,
+            self.deps.poll_interval,
+            retain=abandon,
+        )
         if row.replaced_by is not None:
             new = self.deps.resources.get_resource(row.replaced_by)
-            if new and new.current_template_id == stack.raw_template_id:
+            if new and new.replaces == row.id:  # the old row is gone
                 self.deps.resources.update_resource(new.id, {"replaces": None})
+
+    def _drop_replaced(
+        self,
+        stack: r.StackRow,
+        graph: Graph[Node],
+        row: r.ResourceRow,
+        cancel: threading.Event,
+    ) -> None:
+        """Delete the row this one replaced when no cleanup node will.
+
+        A row replaced inside the traversal that created it (a node
+        re-driven after its engine died) has no cleanup node of its own.
+        """
+        if row.replaces is None or cleanup_node(row.replaces) in graph:
+            return
+        old = self.deps.resources.get_resource(row.replaces)
+        if old is not None and self._superseded(stack, old):
+            self._cleanup(stack, old, cancel)
+
+    def _superseded(self, stack: r.StackRow, row: r.ResourceRow) -> bool:
+        """A row of this template replaced by a row of this template too.
+
+        That happens inside one traversal only when a node was re-driven
+        after its engine died (the stolen row is FAILED and replaced,
+        ``docs/design/resume.md``): the old row must go, or it would be
+        left behind with its physical resource.
+        """
+        if row.replaced_by is None:
+            return False
+        new = self.deps.resources.get_resource(row.replaced_by)
+        return (
+            new is not None
+            and new.current_template_id == stack.raw_template_id
+        )
 
     # -- propagation ----------------------------------------------------------
 
@@ -343,8 +431,16 @@ class CheckResource:
         node: Node,
         row: r.ResourceRow,
         rsrc: ConvergenceResource | None = None,
+        abandon: bool = False,
+        failure: str | None = None,
+        skip: bool = False,
+        carried: dict[str, str] | None = None,
+        adopt: Any = None,
     ) -> None:
         deps = self.deps
+        failures = dict(carried or {})
+        if failure is not None:
+            failures[row.name] = failure
         data = None
         if node.is_update:
             data = self._node_data(row, rsrc).as_dict()
@@ -364,155 +460,52 @@ class CheckResource:
                 stack.current_traversal,
                 node,
                 value_for,
+                new_failures=failures or None,
+                skip_propagate=skip or failure is not None,
                 sleep=deps.sleep,
             )
         except sync_point.SyncPointNotFound:
             self._retrigger_latest(ctxt, stack.id, row.id)
             return
         for ready in fired:
-            self._cast(ctxt, stack.current_traversal, ready)
-        if done is not None:
+            self._cast(ctxt, stack.current_traversal, ready, abandon, adopt)
+        if done is not None and done.resource_failures:
+            listed = "; ".join(
+                f"{name}: {why}"
+                for name, why in sorted(done.resource_failures.items())
+            )
+            stack_state.mark_failed(
+                deps,
+                ctxt,
+                stack,
+                stack.current_traversal,
+                f"Resource CHECK failed: {listed}",
+            )
+        elif done is not None:
             stack_state.mark_complete(
                 deps, ctxt, stack, stack.current_traversal
             )
 
-    def _cast(
-        self, ctxt: Any, traversal: str, ready: sync_point.Ready
+    def _drop_late_replacement(
+        self, ctxt: Any, stack: r.StackRow, row_id: int
     ) -> None:
-        node = ready.node
-        assert node is not None
-        self.deps.caster.check_resource(
-            ctxt,
-            node.entity_id,
-            traversal,
-            {"input_data": ready.input_data},
-            node.is_update,
-            skip_propagate=ready.skip_propagate,
-            accumulated_failures=ready.resource_failures or None,
-            node_type=node.node_type,
-        )
+        """Delete a replacement the current traversal does not know.
 
-    def _stack_with_graph(
-        self, stack_id: str, attempts: int = 50
-    ) -> r.StackRow | None:
-        """The stack once its current traversal's graph is stored.
-
-        A new traversal stores its graph just after its id; wait a little
-        for it (resume covers the rest).
+        A superseded traversal may insert a replacement after the current
+        one built its graph; nothing would ever clean that row (or its
+        physical resource) up. Delete both, then re-enter the original
+        into the current traversal, as Heat does for such rows.
         """
-        for _ in range(attempts):
-            stack = self.deps.stacks.get_stack(stack_id)
-            if stack is None or not stack.current_traversal:
-                return None
-            if stack.current_deps:
-                return stack
-            self.deps.sleep(0.1)
-        return None
-
-    def _retrigger_latest(self, ctxt: Any, stack_id: str, row_id: int) -> None:
-        """Re-enter the row into whatever traversal is now current."""
-        stack = self._stack_with_graph(stack_id)
-        if stack is None:
-            return
-        graph = self.deps.cache.graph(stack)
-        key = retrigger_key(graph, row_id)
-        if key is None:
-            return
-        try:
-            ready = sync_point.retrigger(
-                self.deps.sync_points,
-                graph,
-                stack.current_traversal,
-                key,
-                self.deps.sleep,
-            )
-        except sync_point.SyncPointNotFound:
-            return
-        if ready is not None:
-            self._cast(ctxt, stack.current_traversal, ready)
-
-    # -- failure paths --------------------------------------------------------
-
-    def _failed(
-        self,
-        ctxt: Any,
-        stack: r.StackRow,
-        traversal: str,
-        node: Node,
-        reason: str,
-    ) -> None:
-        if not stack_state.mark_failed(
-            self.deps, ctxt, stack, traversal, reason
-        ):
-            self._retrigger_latest(ctxt, stack.id, int(node.entity_id))
-
-    def _stale(self, ctxt: Any, row: r.ResourceRow, stack: r.StackRow) -> None:
-        """A message of a superseded traversal (§3.4 step 3)."""
-        if row.replaces is None:
-            return
-        latest = self._stack_with_graph(stack.id)
-        if latest is None:
-            return
-        graph = self.deps.cache.graph(latest)
-        if update_node(row.id) in graph or cleanup_node(row.id) in graph:
-            return
-        self.deps.resources.update_resource(row.id, {"action": r.DELETE})
-        self._retrigger_latest(ctxt, stack.id, row.replaces)
-
-    def _contended(
-        self,
-        ctxt: Any,
-        row: r.ResourceRow,
-        stack: r.StackRow,
-        data: dict[str, Any],
-        is_update: bool,
-    ) -> None:
-        """The row is locked: steal from the dead, yield to the living."""
         deps = self.deps
-        state = deps.resources.read_lock(row.id)
-        if state is None:
+        row = deps.resources.get_resource(row_id)
+        if row is None or row.replaces is None or row.engine_id is not None:
             return
-        holder = state.engine_id
-        if holder is None:
-            if state.current_template_id == row.current_template_id:
-                self._recast(ctxt, row.id, stack, data, is_update)
-            return
-        if holder != deps.engine_id and not deps.liveness.is_alive(holder):
-            LOG.info("Stealing lock of %s from dead engine %s", row.id, holder)
-            action = row.action if row.action != r.INIT else r.CREATE
-            reason = f"Worker went down during resource {action}"
-            deps.resources.update_resource(
-                row.id,
-                {
-                    "engine_id": None,
-                    "action": action,
-                    "status": r.FAILED,
-                    "status_reason": reason,
-                },
-            )
-            deps.resources.add_event(
-                r.EventRecord(
-                    stack.id,
-                    row.name,
-                    row.physical_id,
-                    "",
-                    action,
-                    r.FAILED,
-                    reason,
-                )
-            )
-            self._recast(ctxt, row.id, stack, data, is_update)
-            return
-        LOG.debug("Resource %s busy in another traversal; dropping", row.id)
-
-    def _recast(
-        self,
-        ctxt: Any,
-        row_id: int,
-        stack: r.StackRow,
-        data: dict[str, Any],
-        is_update: bool,
-    ) -> None:
-        self.deps.caster.check_resource(
-            ctxt, row_id, stack.current_traversal, data, is_update
-        )
+        LOG.info("Deleting replacement %s of a superseded traversal", row_id)
+        self._cleanup(stack, row, threading.Event())
+        left = deps.resources.get_resource(row_id)
+        if left is not None and (left.action, left.status) == (
+            r.DELETE,
+            r.COMPLETE,
+        ):
+            deps.resources.delete_resource(row_id)
+        self._retrigger_latest(ctxt, stack.id, row.replaces)

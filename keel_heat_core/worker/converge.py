@@ -55,6 +55,8 @@ def converge_stack(
     template_id: int,
     action: str,
     traversal: str | None = None,
+    abandon: bool = False,
+    adopt_stack_data: Any = None,
     **stack_values: Any,
 ) -> str | None:
     """Start a traversal of ``stack`` towards ``template_id``.
@@ -86,12 +88,17 @@ def converge_stack(
         return None
     if previous:
         deps.sync_points.delete_sync_points(stack.id, previous)
-    _plan_and_start(deps, ctxt, stack, traversal)
+    _plan_and_start(deps, ctxt, stack, traversal, abandon, adopt_stack_data)
     return traversal
 
 
 def _plan_and_start(
-    deps: WorkerDeps, ctxt: Any, stack: r.StackRow, traversal: str
+    deps: WorkerDeps,
+    ctxt: Any,
+    stack: r.StackRow,
+    traversal: str,
+    abandon: bool = False,
+    adopt_stack_data: Any = None,
 ) -> None:
     definitions = deps.cache.definitions(
         deps.templates, stack.raw_template_id, stack
@@ -143,7 +150,9 @@ def _plan_and_start(
             traversal,
             {"input_data": {}},
             node.is_update,
+            adopt_stack_data=adopt_stack_data,
             node_type=node.node_type,
+            abandon=abandon,
         )
 
 

@@ -97,8 +97,22 @@ class ResourceLock:
         self._write(None, engine_id, values)
 
     def release(self, engine_id: str, values: Mapping[str, Any]) -> None:
-        """Give the lock back while writing ``values`` (a final state)."""
-        self._write(engine_id, None, values)
+        """Give the lock back while writing ``values`` (a final state).
+
+        A metadata write (a signal, a deployment) may bump ``atomic_key``
+        while we hold the lock; then re-read and release again, as long as
+        the lock is still ours (otherwise the lock would stay held by a
+        live engine for ever).
+        """
+        for _ in range(5):
+            try:
+                self._write(engine_id, None, values)
+                return
+            except UpdateInProgress:
+                state = self.refresh()
+                if state is None or state.engine_id != engine_id:
+                    raise
+        raise UpdateInProgress(self.name)
 
     def respect(self, values: Mapping[str, Any]) -> None:
         """Write ``values`` only if nobody holds the lock."""

@@ -198,6 +198,23 @@ class ConvergenceResource:
         }
         self._run(r.CREATE, (), deadline, cancel, done, interval)
 
+    def adopt(
+        self,
+        template_id: int,
+        requires: list[int],
+        resource_data: dict[str, Any],
+        deadline: float | None = None,
+        cancel: threading.Event | None = None,
+        interval: float = 1.0,
+    ) -> None:
+        """Adopt (``INIT`` → ``ADOPT_COMPLETE``) from the adopt data."""
+        done = {
+            "current_template_id": template_id,
+            "requires": sorted(set(requires), reverse=True),
+            "properties": self.properties,
+        }
+        self._run(r.ADOPT, (resource_data,), deadline, cancel, done, interval)
+
     def needs_replace(self, old_type: str | None) -> bool:
         """Replace instead of update (plugins.md §1.3 step 1, type change)."""
         row = self.row
@@ -353,15 +370,21 @@ class ConvergenceResource:
         deadline: float | None = None,
         cancel: threading.Event | None = None,
         interval: float = 1.0,
+        retain: bool = False,
     ) -> None:
-        """Delete (rows never created are simply removed)."""
+        """Delete (rows never created are simply removed).
+
+        :param retain: keep the physical resource whatever the deletion
+            policy (stack abandon).
+        """
         if self.row.action == r.INIT:
             self.store.delete_resource(self.row.id)
             return
         policy = getattr(self.definition, "deletion_policy", "Delete")
         if callable(policy):
             policy = policy()
-        plugin = self.plugin if policy != "Retain" else object()
+        keep = retain or policy == "Retain"
+        plugin = object() if keep else self.plugin
         real_plugin, self.plugin = self.plugin, plugin
         try:
             self._run(r.DELETE, (), deadline, cancel, {}, interval)

@@ -47,17 +47,26 @@ class Resumer:
         """One pass over IN_PROGRESS stacks; returns the nodes re-cast."""
         recast: list[Node] = []
         live: set[str] = set()
+        alive: dict[str, bool] = {}  # one probe per engine and pass
         for stack in self.deps.stacks.list_in_progress():
             if not stack.current_traversal or not stack.current_deps:
                 continue
             live.add(stack.id)
-            recast.extend(self._resume_stack(ctxt, stack))
+            recast.extend(self._resume_stack(ctxt, stack, alive))
         with self._lock:
             for stack_id in set(self._seen) - live:
                 del self._seen[stack_id]
         return recast
 
-    def _resume_stack(self, ctxt: Any, stack: Any) -> list[Node]:
+    def _is_alive(self, engine_id: str, alive: dict[str, bool]) -> bool:
+        """The listener probe, asked once per engine in a pass."""
+        if engine_id not in alive:
+            alive[engine_id] = self.deps.liveness.is_alive(engine_id)
+        return alive[engine_id]
+
+    def _resume_stack(
+        self, ctxt: Any, stack: Any, alive: dict[str, bool]
+    ) -> list[Node]:
         deps = self.deps
         traversal = stack.current_traversal
         rows = deps.sync_points.list_sync_points(stack.id, traversal)
@@ -87,10 +96,10 @@ class Resumer:
                     row = replacement  # the node was handed over
             holder = row.engine_id if row is not None else None
             if holder is not None:
-                if holder != deps.engine_id and deps.liveness.is_alive(holder):
-                    continue
                 if holder == deps.engine_id:
                     continue  # running here
+                if self._is_alive(holder, alive):
+                    continue
             elif not stalled:
                 continue
             point = by_key.get((entity_id_of(node), node.is_update))

@@ -24,6 +24,7 @@ def main() -> None:
     from tests.functional.engine.stacks import KEY, make_conf
 
     url, transport_url, exchange, interval = sys.argv[1:5]
+    prefix = sys.argv[5] if len(sys.argv) > 5 else ""
     conf = make_conf(url, transport_url, exchange)
     db = Database(url, encryption_key=KEY)
     engine = EngineService(
@@ -32,6 +33,7 @@ def main() -> None:
         transport=shared.get_transport(conf),
         backend=DatabaseBackend(conf, db),
         resume_interval=float(interval),
+        topic_prefix=prefix,
     )
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())

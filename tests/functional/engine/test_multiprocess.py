@@ -50,7 +50,9 @@ class Engines:
         for _ in range(count):
             self.start_one()
         self.conf = make_conf(url, RABBIT, self.exchange)
-        target = oslo_messaging.Target(topic="engine", version="1.36")
+        target = oslo_messaging.Target(
+            topic=self.exchange + ".engine", version="1.36"
+        )
         self.client = oslo_messaging.get_rpc_client(
             shared.get_transport(self.conf),
             target,
@@ -71,6 +73,7 @@ class Engines:
                 RABBIT,
                 self.exchange,
                 "1.0",
+                self.exchange + ".",
             ],
             cwd=ROOT,
             stdout=subprocess.PIPE,
@@ -156,7 +159,7 @@ def test_create_update_delete(engines: Engines) -> None:
         args={},
     )
     sid = ident["stack_id"]
-    engines.wait_state(sid, "CREATE_COMPLETE", 120)
+    engines.wait_state(sid, "CREATE_COMPLETE", 300)
     rows = resource_repo.get_all_by_stack(engines.db, sid)
     assert len(rows) == 11
     assert {(r.action, r.status) for r in rows} == {("CREATE", "COMPLETE")}
@@ -170,7 +173,7 @@ def test_create_update_delete(engines: Engines) -> None:
         files={},
         args={},
     )
-    engines.wait_state(sid, "UPDATE_COMPLETE", 120)
+    engines.wait_state(sid, "UPDATE_COMPLETE", 300)
     rows = resource_repo.get_all_by_stack(engines.db, sid)
     assert sorted(r.name for r in rows) == sorted(
         [f"r{i}" for i in range(6)] + ["top"]
@@ -188,7 +191,7 @@ def test_create_update_delete(engines: Engines) -> None:
         "UPDATE_COMPLETE",
     ]
     engines.call("delete_stack", stack_identity=ident)
-    engines.wait_state(sid, "DELETE_COMPLETE", 120)
+    engines.wait_state(sid, "DELETE_COMPLETE", 300)
     assert resource_repo.get_all_by_stack(engines.db, sid) == []
 
 
@@ -217,7 +220,7 @@ def test_killed_engine_is_survived(engines: Engines) -> None:
     victim.kill()
     victim.wait()
     engines.start_one()  # a fresh engine joins, as an operator would
-    engines.wait_state(sid, "CREATE_COMPLETE", 180)
+    engines.wait_state(sid, "CREATE_COMPLETE", 300)
     rows = resource_repo.get_all_by_stack(engines.db, sid)
     live = [r for r in rows if r.replaced_by is None]
     dump = [

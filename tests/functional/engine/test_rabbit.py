@@ -93,6 +93,7 @@ def test_create_update_delete_over_rabbit(exchange: str) -> None:
                 transport=transport,
                 backend=backend,
                 resume_interval=1.0,
+                topic_prefix=exchange + ".",
             )
             engine.start()
             engines.append(engine)
@@ -138,7 +139,9 @@ def test_create_update_delete_over_rabbit(exchange: str) -> None:
             go(h.templates.store({}), "DELETE")
             wait_for(lambda: h.state(stack.id) == "DELETE_COMPLETE")
             assert h.cloud.objects == {}
-            probe = ListenerClient(transports[0])
+            probe = ListenerClient(
+                transports[0], topic=f"{exchange}.heat-engine-listener"
+            )
             assert all(probe.is_alive(e) for e in handled)
         finally:
             for engine in engines:

@@ -1,6 +1,7 @@
 """Create, update, delete, rollback and cancel through the real engine:
 two EngineServices on one SQLite database and the in-process bus."""
 
+import json
 import pathlib
 from collections.abc import Iterator
 
@@ -101,6 +102,14 @@ def test_create_show_update_delete(cloud: Cloud) -> None:
     outputs = {o["output_key"]: o["output_value"] for o in shown["outputs"]}
     assert outputs["out"] == "one"
     assert outputs["ref"].startswith("teststack-test-")
+    physical = resource_repo.get_by_name_and_stack(
+        cloud.db, "test", ident["stack_id"]
+    )
+    assert physical is not None and physical.nova_instance
+    assert api.find_physical_resource(cloud.ctxt, physical.nova_instance) == {
+        **ident,
+        "path": "/resources/test",
+    }
     listed = api.list_stack_resources(cloud.ctxt, ident)
     assert {r["resource_name"]: r["resource_type"] for r in listed} == {
         "none": "OS::Heat::None",
@@ -294,3 +303,91 @@ def test_nested_stack_of_a_resource_group(cloud: Cloud) -> None:
     gone = stack_repo.get(cloud.db, child_id, show_deleted=True)
     assert gone is not None and gone.status == "COMPLETE"
     assert gone.action == "DELETE"
+
+
+def test_export_and_abandon_keep_the_resources(cloud: Cloud) -> None:
+    api = cloud.endpoint(0)
+    ident = api.create_stack(cloud.ctxt, "kept", TEMPLATE, {}, {}, {})
+    wait_state(cloud, ident, "CREATE_COMPLETE")
+    with pytest.raises(exception.NotSupported, match="Stack Abandon"):
+        api.abandon_stack(cloud.ctxt, ident)
+    cloud.conf.set_override("enable_stack_abandon", True)
+    exported = api.export_stack(cloud.ctxt, ident)
+    assert exported["name"] == "kept"
+    assert exported["template"] == TEMPLATE
+    assert exported["resources"]["test"]["resource_data"] == {"value": "one"}
+    assert exported["resources"]["test"]["type"] == "OS::Heat::TestResource"
+    assert state(cloud, ident) == "CREATE_COMPLETE"
+    data = api.abandon_stack(cloud.ctxt, ident)
+    assert set(data["resources"]) == {"none", "test", "after"}
+    wait_state(cloud, ident, "DELETE_COMPLETE")
+    events = event_repo.list_by_stack(
+        cloud.db, ident["stack_id"], sort_dir="asc"
+    )
+    # the resources went DELETE_COMPLETE without their handle_delete
+    deleted = {
+        e.resource_name
+        for e in events
+        if (e.resource_action, e.resource_status) == ("DELETE", "COMPLETE")
+    }
+    assert {"none", "test", "after"} <= deleted
+
+
+def test_validate_template_and_repeated_delete(cloud: Cloud) -> None:
+    api = cloud.endpoint(0)
+    template = {
+        "heat_template_version": "2021-04-16",
+        "description": "checked",
+        "parameters": {"size": {"type": "number", "default": 1}},
+        "resources": {"none": {"type": "OS::Heat::None"}},
+    }
+    result = api.validate_template(cloud.ctxt, template, {}, {})
+    assert result["Description"] == "checked"
+    assert set(result["Parameters"]) == {"size"}
+    assert "Environment" in result
+    bad = {
+        "heat_template_version": "2021-04-16",
+        "resources": {"x": {"type": "OS::Heat::None", "depends_on": ["y"]}},
+    }
+    assert "Error" in api.validate_template(cloud.ctxt, bad, {}, {})
+
+    ident = api.create_stack(cloud.ctxt, "gone", template, {}, {}, {})
+    wait_state(cloud, ident, "CREATE_COMPLETE")
+    api.delete_stack(cloud.ctxt, ident)
+    wait_state(cloud, ident, "DELETE_COMPLETE")
+    with pytest.raises(exception.EntityNotFound):
+        api.delete_stack(cloud.ctxt, ident)
+
+
+def test_adopt_takes_over_existing_resources(cloud: Cloud) -> None:
+    api = cloud.endpoint(0)
+    template = {
+        "heat_template_version": "2021-04-16",
+        "resources": {
+            "kept": {
+                "type": "OS::Heat::TestResource",
+                "properties": {"value": "v"},
+            },
+        },
+    }
+    adopt = {
+        "resources": {
+            "kept": {
+                "resource_id": "phys-123",
+                "resource_data": {"value": "v"},
+                "metadata": {},
+            }
+        }
+    }
+    args = {"adopt_stack_data": json.dumps(adopt)}
+    with pytest.raises(exception.NotSupported, match="Stack Adopt"):
+        api.create_stack(cloud.ctxt, "adopted", template, {}, {}, args)
+    cloud.conf.set_override("enable_stack_adopt", True)
+    ident = api.create_stack(cloud.ctxt, "adopted", template, {}, {}, args)
+    wait_state(cloud, ident, "ADOPT_COMPLETE")
+    (row,) = resource_repo.get_all_by_stack(cloud.db, ident["stack_id"])
+    assert (row.action, row.status, row.nova_instance) == (
+        "ADOPT",
+        "COMPLETE",
+        "phys-123",
+    )

@@ -3,6 +3,7 @@ and casts delivered in random order."""
 
 import pytest
 
+from tests.unit.worker import fakes
 from tests.unit.worker.fakes import Harness
 
 CHAIN = {
@@ -312,3 +313,59 @@ def test_cancel_with_rollback_returns_to_the_previous_template() -> None:
     assert set(rows) == {"a"}
     assert h.cloud.objects[rows["a"].physical_id]["value"] == "old"
     assert len(h.cloud.objects) == 1
+
+
+def test_abandon_keeps_the_physical_resources() -> None:
+    h = Harness()
+    sid = h.new_stack(CHAIN)
+    h.run()
+    stack = h.stores.get_stack(sid)
+    assert stack is not None
+    from keel_heat_core.worker.converge import converge_stack
+
+    converge_stack(
+        h.workers[0].deps,
+        None,
+        stack,
+        h.templates.store({}),
+        "DELETE",
+        abandon=True,
+    )
+    h.run()
+    assert h.state(sid) == "DELETE_COMPLETE"
+    assert len(h.cloud.objects) == 3
+    assert [op for op, _ in h.cloud.calls].count("delete") == 0
+
+
+class CheckedResource(fakes.TestResource):
+    def handle_check(self) -> None:
+        if self.properties.get("broken"):
+            raise ValueError("gone missing")
+
+
+def test_check_reports_every_failure_and_keeps_going() -> None:
+    h = Harness()
+    for worker in h.workers:
+        worker.deps.plugins = lambda d, row, props, s: CheckedResource(
+            h.cloud, row, props
+        )
+    sid = h.new_stack(
+        {
+            "a": {"properties": {"broken": True}},
+            "b": {"properties": {}, "depends_on": ["a"]},
+            "c": {"properties": {"broken": True}},
+            "d": {"properties": {}},
+        }
+    )
+    h.run()
+    h.converge(sid, h.stack(sid).raw_template_id, "CHECK")
+    h.run()
+    assert h.state(sid) == "CHECK_FAILED"
+    assert h.stack(sid).status_reason == (
+        "Resource CHECK failed: "
+        "a: ValueError: resources.a: gone missing; "
+        "c: ValueError: resources.c: gone missing"
+    )
+    rows = h.rows(sid)
+    assert (rows["d"].action, rows["d"].status) == ("CHECK", "COMPLETE")
+    assert rows["b"].action == "CREATE"  # skipped after a failed

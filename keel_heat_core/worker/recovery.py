@@ -1,0 +1,187 @@
+"""Getting a traversal going again after something went wrong.
+
+The parts of ``check_resource`` that deal with other traversals and other
+engines: re-triggering a node into the newest traversal, messages of
+superseded traversals, failing the stack, and contention on the resource
+lock (stealing the locks of dead engines, yielding to live ones).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from keel_heat_core.convergence import sync_point
+from keel_heat_core.convergence.node import Node, cleanup_node, update_node
+from keel_heat_core.convergence.traversal import retrigger_key
+from keel_heat_core.model import rows as r
+from keel_heat_core.worker import stack_state
+from keel_heat_core.worker.deps import WorkerDeps
+
+LOG = logging.getLogger(__name__)
+
+
+class NodeRecovery:
+    """Re-triggering, stale messages, failures and lock contention.
+
+    :param deps: the engine's collaborators.
+    """
+
+    def __init__(self, deps: WorkerDeps) -> None:
+        self.deps = deps
+
+    def _cast(
+        self,
+        ctxt: Any,
+        traversal: str,
+        ready: sync_point.Ready,
+        abandon: bool = False,
+        adopt_stack_data: Any = None,
+    ) -> None:
+        node = ready.node
+        assert node is not None
+        self.deps.caster.check_resource(
+            ctxt,
+            node.entity_id,
+            traversal,
+            {"input_data": ready.input_data},
+            node.is_update,
+            adopt_stack_data=adopt_stack_data,
+            skip_propagate=ready.skip_propagate,
+            accumulated_failures=ready.resource_failures or None,
+            node_type=node.node_type,
+            abandon=abandon,
+        )
+
+    def _stack_with_graph(
+        self, stack_id: str, attempts: int = 50
+    ) -> r.StackRow | None:
+        """The stack once its current traversal's graph is stored.
+
+        A new traversal stores its graph just after its id; wait a little
+        for it (resume covers the rest).
+        """
+        for _ in range(attempts):
+            stack = self.deps.stacks.get_stack(stack_id)
+            if stack is None or not stack.current_traversal:
+                return None
+            if stack.current_deps:
+                return stack
+            self.deps.sleep(0.1)
+        return None
+
+    def _retrigger_latest(self, ctxt: Any, stack_id: str, row_id: int) -> None:
+        """Re-enter the row into whatever traversal is now current."""
+        stack = self._stack_with_graph(stack_id)
+        if stack is None:
+            return
+        graph = self.deps.cache.graph(stack)
+        key = retrigger_key(graph, row_id)
+        if key is None:
+            self._drop_late_replacement(ctxt, stack, row_id)
+            return
+        try:
+            ready = sync_point.retrigger(
+                self.deps.sync_points,
+                graph,
+                stack.current_traversal,
+                key,
+                self.deps.sleep,
+            )
+        except sync_point.SyncPointNotFound:
+            return
+        if ready is not None:
+            self._cast(ctxt, stack.current_traversal, ready)
+
+    def _drop_late_replacement(
+        self, ctxt: Any, stack: r.StackRow, row_id: int
+    ) -> None:
+        """A row the current traversal does not know (overridden by
+        :class:`~keel_heat_core.worker.check_resource.CheckResource`,
+        which can delete it)."""
+
+    # -- failure paths --------------------------------------------------------
+
+    def _failed(
+        self,
+        ctxt: Any,
+        stack: r.StackRow,
+        traversal: str,
+        node: Node,
+        reason: str,
+    ) -> None:
+        if not stack_state.mark_failed(
+            self.deps, ctxt, stack, traversal, reason
+        ):
+            self._retrigger_latest(ctxt, stack.id, int(node.entity_id))
+
+    def _stale(self, ctxt: Any, row: r.ResourceRow, stack: r.StackRow) -> None:
+        """A message of a superseded traversal (§3.4 step 3)."""
+        if row.replaces is None:
+            return
+        latest = self._stack_with_graph(stack.id)
+        if latest is None:
+            return
+        graph = self.deps.cache.graph(latest)
+        if update_node(row.id) in graph or cleanup_node(row.id) in graph:
+            return
+        self.deps.resources.update_resource(row.id, {"action": r.DELETE})
+        self._retrigger_latest(ctxt, stack.id, row.replaces)
+
+    def _contended(
+        self,
+        ctxt: Any,
+        row: r.ResourceRow,
+        stack: r.StackRow,
+        data: dict[str, Any],
+        is_update: bool,
+    ) -> None:
+        """The row is locked: steal from the dead, yield to the living."""
+        deps = self.deps
+        state = deps.resources.read_lock(row.id)
+        if state is None:
+            return
+        holder = state.engine_id
+        if holder is None:
+            if state.current_template_id == row.current_template_id:
+                self._recast(ctxt, row.id, stack, data, is_update)
+            return
+        if holder != deps.engine_id and not deps.liveness.is_alive(holder):
+            LOG.info("Stealing lock of %s from dead engine %s", row.id, holder)
+            action = row.action if row.action != r.INIT else r.CREATE
+            reason = f"Worker went down during resource {action}"
+            deps.resources.update_resource(
+                row.id,
+                {
+                    "engine_id": None,
+                    "action": action,
+                    "status": r.FAILED,
+                    "status_reason": reason,
+                },
+            )
+            deps.resources.add_event(
+                r.EventRecord(
+                    stack.id,
+                    row.name,
+                    row.physical_id,
+                    "",
+                    action,
+                    r.FAILED,
+                    reason,
+                )
+            )
+            self._recast(ctxt, row.id, stack, data, is_update)
+            return
+        LOG.debug("Resource %s busy in another traversal; dropping", row.id)
+
+    def _recast(
+        self,
+        ctxt: Any,
+        row_id: int,
+        stack: r.StackRow,
+        data: dict[str, Any],
+        is_update: bool,
+    ) -> None:
+        self.deps.caster.check_resource(
+            ctxt, row_id, stack.current_traversal, data, is_update
+        )

@@ -1,0 +1,44 @@
+"""Templates of OS::Heat::TestResource for the fault scenarios."""
+
+from __future__ import annotations
+
+from typing import Any
+
+VERSION = "2021-04-16"
+
+
+def layered(
+    count: int,
+    value: str,
+    waits: dict[str, float],
+    layer: int = 50,
+) -> dict[str, Any]:
+    """``count`` TestResources in layers of ``layer``: ``rNNN`` depends on
+    the resource one layer below, so the traversal has depth.
+
+    :param waits: seconds each action waits (``action_wait_secs``).
+    """
+    resources: dict[str, Any] = {}
+    for i in range(count):
+        body: dict[str, Any] = {
+            "type": "OS::Heat::TestResource",
+            "properties": {"value": value, "action_wait_secs": waits},
+        }
+        if i >= layer:
+            body["depends_on"] = [f"r{i - layer:03d}"]
+        resources[f"r{i:03d}"] = body
+    return {"heat_template_version": VERSION, "resources": resources}
+
+
+def named(names: list[str], value: str, wait: float) -> dict[str, Any]:
+    """Independent TestResources of the given names."""
+    return {
+        "heat_template_version": VERSION,
+        "resources": {
+            name: {
+                "type": "OS::Heat::TestResource",
+                "properties": {"value": value, "wait_secs": wait},
+            }
+            for name in names
+        },
+    }
