@@ -191,3 +191,72 @@ def test_stack_create_and_update_with_environment_files(server, tmp_path):
     )
     assert said.strip() == "updated-env"
     openstack(server, "stack", "delete", "--yes", "--wait", "envstack")
+
+
+LEAF = """\
+heat_template_version: 2021-04-16
+parameters:
+  v: {type: string}
+resources:
+  r: {type: OS::Heat::TestResource, properties: {value: {get_param: v}}}
+outputs:
+  out: {value: {get_attr: [r, output]}}
+"""
+
+MIDDLE = """\
+heat_template_version: 2021-04-16
+parameters:
+  v: {type: string}
+resources:
+  inner: {type: leaf.yaml, properties: {v: {get_param: v}}}
+outputs:
+  out: {value: {get_attr: [inner, out]}}
+"""
+
+TOP = """\
+heat_template_version: 2021-04-16
+parameters:
+  v: {type: string, default: one}
+resources:
+  mid: {type: middle.yaml, properties: {v: {get_param: v}}}
+outputs:
+  out: {value: {get_attr: [mid, out]}}
+"""
+
+
+def test_template_resources_two_levels_deep(server, tmp_path):
+    """Template files as types: properties in, outputs out, updates."""
+    (tmp_path / "leaf.yaml").write_text(LEAF)
+    (tmp_path / "middle.yaml").write_text(MIDDLE)
+    top = tmp_path / "top.yaml"
+    top.write_text(TOP)
+    openstack(server, "stack", "create", "--wait", "-t", str(top), "nest")
+
+    def said() -> str:
+        return openstack(
+            server,
+            "stack",
+            "output",
+            "show",
+            "nest",
+            "out",
+            "-c",
+            "output_value",
+            "-f",
+            "value",
+        ).strip()
+
+    assert said() == "one"
+    openstack(
+        server,
+        "stack",
+        "update",
+        "--wait",
+        "-t",
+        str(top),
+        "--parameter",
+        "v=two",
+        "nest",
+    )
+    assert said() == "two"
+    openstack(server, "stack", "delete", "--yes", "--wait", "nest")
