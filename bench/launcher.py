@@ -86,6 +86,8 @@ def base_sections(
         "DEFAULT": {
             "max_template_size": str(BIG),
             "max_json_body_size": str(BIG),
+            # The validate case has 2000 resources; the scale test 5000.
+            "max_resources_per_stack": "10000",
             "auth_encryption_key": uuid.uuid4().hex,
             "log_file": str(workdir / "keel-heat.log"),
         },

@@ -169,7 +169,7 @@ class EngineService:
             liveness,
         )
         self.check = CheckResource(deps)
-        self.resumer = Resumer(deps)
+        self.resumer = Resumer(deps, self.check.working_on)
         # The listener first: other engines must see us alive before we
         # take any lock.
         self._serve(

@@ -95,6 +95,7 @@ class EngineEndpoint:
             params,
             files,
             args,
+            environment_files=environment_files,
             owner_id=owner_id,
             nested_depth=nested_depth,
             user_creds_id=user_creds_id,
@@ -115,7 +116,13 @@ class EngineEndpoint:
         template_id: int | None = None,
     ) -> Any:
         return self._api.update_stack(
-            ctxt, stack_identity, template, params, files, args
+            ctxt,
+            stack_identity,
+            template,
+            params,
+            files,
+            args,
+            environment_files=environment_files,
         )
 
     def preview_update_stack(

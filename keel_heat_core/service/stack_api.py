@@ -31,6 +31,7 @@ from keel_heat_core.service import db_stores, views
 from keel_heat_core.service.stack_validation import ParsedStack, StackValidator
 from keel_heat_core.template import validation
 from keel_heat_core.template.protocols import PendingStackView
+from keel_heat_core.template.request_environment import merged_environment
 from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.converge import converge_stack, rollback
@@ -161,6 +162,7 @@ class StackAPI:
         params: Mapping[str, Any] | None,
         files: Mapping[str, Any] | None,
         args: Mapping[str, Any] | None,
+        environment_files: list[str] | None = None,
         owner_id: str | None = None,
         nested_depth: int = 0,
         user_creds_id: int | None = None,
@@ -171,6 +173,7 @@ class StackAPI:
         args = dict(args or {})
         adopt_data = self._adopt_data(args.get("adopt_stack_data"))
         stack_id = str(uuid.uuid4())
+        params = merged_environment(template, params, files, environment_files)
         stored = self.parse(
             ctxt, stack_name, template, params, files, stack_id
         )
@@ -233,6 +236,7 @@ class StackAPI:
         params: Mapping[str, Any] | None,
         files: Mapping[str, Any] | None,
         args: Mapping[str, Any] | None,
+        environment_files: list[str] | None = None,
     ) -> dict[str, str]:
         """Start an UPDATE traversal (pre-empting one in progress)."""
         args = dict(args or {})
@@ -255,6 +259,9 @@ class StackAPI:
             env.update(params or {})
             env["parameters"] = merged
             params = env
+        params = merged_environment(
+            template or {}, params, files, environment_files
+        )
         stored = self.parse(
             ctxt, stack.name, template or {}, params, files, stack.id
         )

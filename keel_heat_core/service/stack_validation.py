@@ -16,6 +16,7 @@ from typing import Any
 
 from keel_heat_core import exception
 from keel_heat_core.plugin_api import Resource
+from keel_heat_core.plugin_api.stack_resource import StackResource
 from keel_heat_core.template import provider, validation, versions
 from keel_heat_core.template.environment import Environment
 from keel_heat_core.template.parameter_groups import ParameterGroups
@@ -120,6 +121,10 @@ class StackValidator:
             return None
         schema = getattr(cls, "attributes_schema", None)
         if not isinstance(cls, type) or schema is None:
+            return None
+        if issubclass(cls, StackResource):
+            # Template resources and child stacks: the attributes are the
+            # child's outputs, known only per resource.
             return None
         return {*schema, *getattr(cls, "base_attributes_schema", {}), "show"}
 

@@ -18,10 +18,9 @@ order, and its resources are instantiated in memory.
 
 from __future__ import annotations
 
-import copy
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from keel_heat_core import exception
@@ -38,13 +37,13 @@ from keel_heat_core.service import db_stores, views
 from keel_heat_core.service.stack_api import StackAPI, scope_of
 from keel_heat_core.service.type_discovery import ResourceTypes
 from keel_heat_core.template import (
-    environment_merge,
     provider,
     validation,
     versions,
 )
 from keel_heat_core.template.parameter_groups import ParameterGroups
 from keel_heat_core.template.protocols import PendingStackView
+from keel_heat_core.template.request_environment import merged_environment
 from keel_heat_core.template.stack_definition import StackDefinition
 
 LOG = logging.getLogger(__name__)
@@ -53,28 +52,6 @@ _STACK_NAME = re.compile(r"^[a-zA-Z][a-zA-Z0-9_.-]{0,254}$")
 
 #: error codes ``ignore_errors`` may name
 IGNORABLE_CODES = tuple(exception.ERROR_CODE_MAP)
-
-
-def merged_environment(
-    template: Mapping[str, Any],
-    params: Mapping[str, Any] | None,
-    files: Mapping[str, Any] | None,
-    environment_files: list[str] | None,
-) -> dict[str, Any]:
-    """The request's environment with its ``environment_files`` merged
-    on top, in order (Heat's ``merge_environments``)."""
-    env = copy.deepcopy(dict(params or {}))
-    if environment_files:
-        from keel_heat_core.template import parameters
-
-        tmpl: Any = versions.load(template, files=files)
-        schemata = environment_merge.all_param_schemata(
-            parameters.template_schemata(tmpl), files
-        )
-        environment_merge.merge_environments(
-            environment_files, dict(files or {}), env, schemata
-        )
-    return env
 
 
 def _order(

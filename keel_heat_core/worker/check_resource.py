@@ -56,6 +56,7 @@ class CheckResource(NodeRecovery):
         super().__init__(deps)
         self._cancels: dict[str, set[threading.Event]] = {}
         self._lock = threading.Lock()
+        self._working: dict[int, int] = {}
 
     # -- cancellation (cancel_check_resource, stop_stack) ------------------
 
@@ -80,6 +81,27 @@ class CheckResource(NodeRecovery):
     # -- the node ------------------------------------------------------------
 
     def __call__(
+        self, ctxt: Any, resource_id: int, *args: Any, **kw: Any
+    ) -> None:
+        """Process one node (:meth:`check`), noting which row is worked on
+        here, so that the resume pass can tell a lock of this engine that
+        nobody works on any more (:meth:`working_on`)."""
+        with self._lock:
+            self._working[resource_id] = self._working.get(resource_id, 0) + 1
+        try:
+            self.check(ctxt, resource_id, *args, **kw)
+        finally:
+            with self._lock:
+                left = self._working.pop(resource_id) - 1
+                if left:
+                    self._working[resource_id] = left
+
+    def working_on(self, resource_id: int) -> bool:
+        """True while a node of this row runs in this engine."""
+        with self._lock:
+            return resource_id in self._working
+
+    def check(
         self,
         ctxt: Any,
         resource_id: int,

@@ -23,10 +23,17 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from keel_heat_core.convergence.node import Node
-from keel_heat_core.convergence.sync_point import entity_id_of, pending_nodes
+from keel_heat_core.convergence.sync_point import (
+    entity_id_of,
+    pending_nodes,
+    present,
+)
+from keel_heat_core.model import rows as r
+from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.deps import WorkerDeps
 
 LOG = logging.getLogger(__name__)
@@ -36,10 +43,18 @@ class Resumer:
     """Finds and re-drives stalled traversals.
 
     :param deps: this engine's collaborators.
+    :param working_on: whether a node of a row runs in this engine now
+        (:meth:`CheckResource.working_on`); without it, every lock of this
+        engine is taken as being worked on.
     """
 
-    def __init__(self, deps: WorkerDeps) -> None:
+    def __init__(
+        self,
+        deps: WorkerDeps,
+        working_on: Callable[[int], bool] | None = None,
+    ) -> None:
         self.deps = deps
+        self._working_on = working_on
         self._seen: dict[str, tuple[str, frozenset[tuple[str, int]]]] = {}
         self._lock = threading.Lock()
 
@@ -57,6 +72,62 @@ class Resumer:
             for stack_id in set(self._seen) - live:
                 del self._seen[stack_id]
         return recast
+
+    def _finish(
+        self, ctxt: Any, stack: Any, graph: Any, stack_point: Any
+    ) -> None:
+        """Complete a traversal whose every node finished.
+
+        The engine that completed the stack's sync point may die (or lose
+        its database connection) before it writes the stack's final
+        state: no node is pending then, and only this finishes the stack.
+        """
+        if stack_point is None or stack.action == r.CHECK:
+            return  # CHECK failures are collected by the last node only
+        roots = {n for n in graph.nodes() if not graph.required_by(n)}
+        if not roots <= present(stack_point.input_data):
+            return
+        LOG.info(
+            "Completing stack %s: traversal %s has no node left",
+            stack.id,
+            stack.current_traversal,
+        )
+        stack_state.mark_complete(
+            self.deps, ctxt, stack, stack.current_traversal
+        )
+
+    def _release_own(self, stack: Any, row: Any) -> bool:
+        """Release a lock of this engine that no node here works on.
+
+        That happens when a write failed between taking the lock and
+        releasing it (a database connection died): the worker gave up,
+        the engine is alive, so nobody else would ever take the lock.
+        The row is failed as a dead engine's would be (one CAS on this
+        engine and the row's ``atomic_key``: a node that took or released
+        the lock since the row was read wins).
+        """
+        if self._working_on is None or self._working_on(row.id):
+            return False
+        action = row.action if row.action != r.INIT else r.CREATE
+        reason = f"Worker went down during resource {action}"
+        values = {
+            "engine_id": None,
+            "action": action,
+            "status": r.FAILED,
+            "status_reason": reason,
+        }
+        if not self.deps.resources.cas_update(
+            row.id, self.deps.engine_id, row.atomic_key, values
+        ):
+            return False
+        LOG.info("Released the abandoned lock of resource %s", row.id)
+        self.deps.resources.add_event(
+            r.EventRecord(
+                stack.id, row.name, row.physical_id, "", action, r.FAILED,
+                reason,
+            )
+        )  # fmt: skip
+        return True
 
     def _is_alive(self, engine_id: str, alive: dict[str, bool]) -> bool:
         """The listener probe, asked once per engine in a pass."""
@@ -79,6 +150,9 @@ class Resumer:
         graph = deps.cache.graph(stack)
         by_key = {(r.entity_id, r.is_update): r for r in rows}
         pending = pending_nodes(graph, rows, stack.id)
+        if not pending and stalled:
+            self._finish(ctxt, stack, graph, by_key.get((stack.id, True)))
+            return []
         # one query for every row of the stack, not one per pending node
         resources = (
             {x.id: x for x in deps.resources.get_resources(stack.id)}
@@ -97,8 +171,10 @@ class Resumer:
             holder = row.engine_id if row is not None else None
             if holder is not None:
                 if holder == deps.engine_id:
-                    continue  # running here
-                if self._is_alive(holder, alive):
+                    assert row is not None
+                    if not self._release_own(stack, row):
+                        continue  # running here
+                elif self._is_alive(holder, alive):
                     continue
             elif not stalled:
                 continue

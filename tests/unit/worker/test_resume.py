@@ -72,3 +72,71 @@ def test_node_locked_by_a_dead_engine_is_resumed_at_once() -> None:
         "COMPLETE",
         None,
     )
+
+
+def test_own_lock_nobody_works_on_is_released() -> None:
+    """A write failed between lock and release: the engine is alive, but
+    its own resume pass frees the row and the traversal finishes."""
+    h = Harness()
+    sid = h.new_stack(CHAIN)
+    h.bus.pop()
+    h.bus.queue.clear()
+    deps = h.workers[1].deps
+    row = h.rows(sid)["a"]
+    h.stores.update_resource(
+        row.id,
+        {"engine_id": deps.engine_id, "atomic_key": 1, "action": "CREATE",
+         "status": "IN_PROGRESS"},
+    )  # fmt: skip
+    busy = {row.id}
+    resumer = Resumer(deps, lambda rid: rid in busy)
+    assert resumer.run_once() == []  # a node of the row runs here
+    busy.clear()
+    assert len(resumer.run_once()) == 1
+    h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    assert sorted(x.name for x in h.stores.get_resources(sid)) == list("abcd")
+
+
+def test_check_resource_tells_which_rows_it_works_on() -> None:
+    h = Harness()
+    sid = h.new_stack(CHAIN)
+    check = h.workers[0]
+    row = h.rows(sid)["a"]
+    seen = []
+    real = check.check
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(check.working_on(row.id))
+        real(*args, **kwargs)
+
+    check.check = spy  # type: ignore[method-assign]
+    ctxt, args, kwargs = h.bus.pop()
+    while args[0] != row.id:
+        ctxt, args, kwargs = h.bus.pop()
+    check(ctxt, *args, **kwargs)
+    assert seen == [True]
+    assert not check.working_on(row.id)
+
+
+def test_traversal_with_no_node_left_is_completed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine that finished the last node died before writing the
+    stack's final state: the resume pass writes it."""
+    from keel_heat_core.worker import check_resource, stack_state
+
+    h = Harness()
+    sid = h.new_stack(CHAIN)
+    real = stack_state.mark_complete
+    monkeypatch.setattr(
+        check_resource.stack_state, "mark_complete", lambda *a, **k: False
+    )
+    h.run()
+    assert h.state(sid) == "CREATE_IN_PROGRESS"
+    monkeypatch.setattr(check_resource.stack_state, "mark_complete", real)
+    resumer = Resumer(h.workers[1].deps)
+    assert resumer.run_once() == []
+    assert h.state(sid) == "CREATE_IN_PROGRESS"  # one quiet pass only
+    resumer.run_once()
+    assert h.state(sid) == "CREATE_COMPLETE"

@@ -1,0 +1,86 @@
+"""Template (provider) resources: a nested template used as a type.
+
+A resource whose type names a template file (``server.yaml``) or a
+registry entry mapped to one (``My::Server: server.yaml``) becomes a child
+stack of that template. Its properties are the template's parameters and
+its attributes the template's outputs (plus ``OS::stack_id``); an output
+named ``OS::stack_id`` gives the resource's reference id, as in Heat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from keel_heat_core.plugin_api import attributes, properties
+from keel_heat_core.plugin_api.stack_resource import StackResource
+
+#: The output that, when a nested template has it, is the reference id.
+STACK_ID_OUTPUT = "OS::stack_id"
+
+
+class TemplateResource(StackResource):
+    """A child stack built from the template its type names."""
+
+    def __init__(self, name: str, definition: Any, stack: Any) -> None:
+        info = stack.env.get_resource_info(definition.resource_type, name)
+        files = getattr(stack.t, "files", None)
+        self.provider = info.get_class(files)
+        # The schema is the nested template's, so it is per instance.
+        self.properties_schema = {  # type: ignore[misc]
+            key: properties.Schema(
+                spec.type,
+                spec.description,
+                required=spec.required,
+                constraints=spec.constraints,
+                update_allowed=True,
+            )
+            for key, spec in self.provider.properties_schema().items()
+        }
+        self.attributes_schema = {  # type: ignore[misc]
+            key: attributes.Schema(spec.description)
+            for key, spec in self.provider.attributes_schema().items()
+        }
+        super().__init__(name, definition, stack)
+
+    def child_template(self) -> Any:
+        return self.provider.template
+
+    def child_params(self) -> dict[str, Any]:
+        return {
+            key: value
+            for key, value in self.properties.items()
+            if value is not None
+        }
+
+    def handle_create(self) -> None:
+        self.create_with_template(self.child_template(), self.child_params())
+
+    def handle_adopt(self, resource_data: Any) -> None:
+        self.create_with_template(
+            self.child_template(),
+            self.child_params(),
+            adopt_data=resource_data,
+        )
+
+    def handle_update(
+        self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any
+    ) -> Any:
+        self.properties = json_snippet.properties(
+            self.properties_schema, self.context
+        )
+        return self.update_with_template(
+            self.child_template(), self.child_params()
+        )
+
+    def get_attribute(self, key: str, *path: Any) -> Any:
+        if key == STACK_ID_OUTPUT and key not in self.attributes_schema:
+            return self.resource_id
+        output = self.get_output(key)
+        return attributes.select_from_attribute(output, path)
+
+    def get_reference_id(self) -> str:
+        if self.resource_id is not None and (
+            STACK_ID_OUTPUT in self.attributes_schema
+        ):
+            return str(self.get_output(STACK_ID_OUTPUT))
+        return super().get_reference_id()
