@@ -17,7 +17,7 @@ from typing import Any
 from keel_heat_core import exception
 from keel_heat_core.plugin_api import Resource
 from keel_heat_core.plugin_api.stack_resource import StackResource
-from keel_heat_core.template import provider, validation, versions
+from keel_heat_core.template import provider, registry, validation, versions
 from keel_heat_core.template.environment import Environment
 from keel_heat_core.template.parameter_groups import ParameterGroups
 from keel_heat_core.template.parameters import Parameters, make_parameters
@@ -141,13 +141,16 @@ class StackValidator:
                 raise exception.StackValidationFailed(
                     message=str(err)
                 ) from err
-            if not isinstance(cls, type) or not issubclass(cls, Resource):
+            if is_template_resource(self.parsed.env, rdefn, cls):
+                # Heat's texts for a template that can not be read, before
+                # the resource is built from it
                 provider.validate_template_resource(
                     self.parsed.env,
                     rdefn.resource_type,
                     name,
                     self.parsed.t.files,
                 )
+            if not isinstance(cls, type) or not issubclass(cls, Resource):
                 cls = _TemplateResource
             self._classes[name] = cls
         return self._classes[name]
@@ -187,6 +190,19 @@ class StackValidator:
             raise
         except Exception as err:  # a plugin's own error, as Heat words it
             raise exception.StackValidationFailed(message=str(err)) from err
+
+
+def is_template_resource(
+    env: Any, rdefn: ResourceDefinition, cls: Any
+) -> bool:
+    """Whether the type is implemented by a template (provider)."""
+    if not isinstance(cls, type):
+        return True
+    try:
+        info = env.get_resource_info(rdefn.resource_type, rdefn.name)
+    except exception.HeatException:
+        return False
+    return isinstance(info, registry.TemplateResourceInfo)
 
 
 def dependency_order(

@@ -35,6 +35,7 @@ from keel_heat_core.plugin_api import Resource
 from keel_heat_core.plugin_api.stack_resource import StackResource
 from keel_heat_core.service import db_stores, views
 from keel_heat_core.service.stack_api import StackAPI, scope_of
+from keel_heat_core.service.stack_validation import is_template_resource
 from keel_heat_core.service.type_discovery import ResourceTypes
 from keel_heat_core.template import (
     provider,
@@ -163,9 +164,9 @@ class _Preview:
             cls = self.stored.env.get_class_to_instantiate(
                 rdefn.resource_type, rdefn.name
             )
-            if not isinstance(cls, type):
-                # a template resource: its template is read and checked;
-                # it is not instantiated here
+            if is_template_resource(self.stored.env, rdefn, cls):
+                # a template resource: its template is read and checked
+                # (Heat's texts when it can not be); not instantiated here
                 provider.validate_template_resource(
                     self.stored.env,
                     rdefn.resource_type,
