@@ -18,21 +18,109 @@ both runs. Never part of the test run.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import platform
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from bench import report, throughput
-from bench.client import Endpoint, OrchestrationClient
+from bench.client import BenchError, Endpoint, OrchestrationClient
+from bench.cpu import CpuMeter
 from bench.shapes import SHAPES, big_template_text, outputs
 
 
 def _name(prefix: str) -> str:
     return f"bench-{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def _phase(
+    client: OrchestrationClient,
+    name: str,
+    sid: str,
+    action: str,
+    timeout: float,
+    start: Callable[[], Any],
+) -> dict[str, Any]:
+    """Start one operation and wait for its end; time both together."""
+    t0 = time.perf_counter()
+    try:
+        start()
+        status = client.wait(
+            name, sid, action, timeout, deleting=action == "DELETE"
+        )
+    except BenchError as exc:
+        return {
+            "case": action.lower(),
+            "status": "ERROR",
+            "error": str(exc)[:300],
+            "seconds": time.perf_counter() - t0,
+        }
+    return {
+        "case": action.lower(),
+        "status": status,
+        "seconds": time.perf_counter() - t0,
+    }
+
+
+def one_lifecycle(
+    client: OrchestrationClient,
+    shape_name: str,
+    n: int,
+    rtype: str,
+    timeout: float,
+    actions: Collection[str] = ("CREATE", "UPDATE", "DELETE"),
+) -> Iterator[dict[str, Any]]:
+    """Create, update and delete one stack of a shape.
+
+    An error (a refused request, a timeout) ends the stack's cases with
+    an ``ERROR`` row instead of ending the whole run; the stack is then
+    deleted without being timed, as it is when ``actions`` leaves out
+    ``DELETE``. The stack is always created.
+    """
+    build = SHAPES[shape_name]
+    name = _name(f"{shape_name}{n}")
+    base = {"shape": shape_name, "n": n, "type": rtype}
+    tmpl, files = build(n, "one", rtype)
+    t0 = time.perf_counter()
+    try:
+        sid = client.create_stack(name, tmpl, files)
+    except BenchError as exc:
+        yield {
+            **base,
+            "case": "create",
+            "status": "ERROR",
+            "error": str(exc)[:300],
+            "seconds": time.perf_counter() - t0,
+        }
+        return
+    new_tmpl, new_files = build(n, "two", rtype)
+    phases: list[tuple[str, Callable[[], Any]]] = [
+        ("CREATE", lambda: None),
+        (
+            "UPDATE",
+            lambda: client.update_stack(name, sid, new_tmpl, new_files),
+        ),
+        ("DELETE", lambda: client.delete_stack(name, sid)),
+    ]
+    for action, start in phases:
+        if action not in actions and action != "CREATE":
+            continue
+        row = _phase(client, name, sid, action, timeout, start)
+        if action == "CREATE":
+            # The POST happened before the phase: time from before it.
+            row["seconds"] = time.perf_counter() - t0
+        yield {**base, **row}
+        if row["status"] == "ERROR":
+            break
+    else:
+        if "DELETE" in actions:
+            return
+    with contextlib.suppress(BenchError):
+        client.delete_stack(name, sid)
 
 
 def lifecycle_cases(
@@ -41,42 +129,23 @@ def lifecycle_cases(
     sizes: list[int],
     rtype: str,
     timeout: float,
+    actions: Collection[str] = ("CREATE", "UPDATE", "DELETE"),
 ) -> Iterator[dict[str, Any]]:
     """Create, update and delete each shape at each size."""
     for shape_name in shapes:
-        build = SHAPES[shape_name]
         for n in sizes:
-            name = _name(f"{shape_name}{n}")
-            tmpl, files = build(n, "one", rtype)
-            base = {"shape": shape_name, "n": n, "type": rtype}
-            t0 = time.perf_counter()
-            sid = client.create_stack(name, tmpl, files)
-            status = client.wait(name, sid, "CREATE", timeout)
-            yield {
-                **base,
-                "case": "create",
-                "status": status,
-                "seconds": time.perf_counter() - t0,
-            }
-            tmpl, files = build(n, "two", rtype)
-            t0 = time.perf_counter()
-            client.update_stack(name, sid, tmpl, files)
-            status = client.wait(name, sid, "UPDATE", timeout)
-            yield {
-                **base,
-                "case": "update",
-                "status": status,
-                "seconds": time.perf_counter() - t0,
-            }
-            t0 = time.perf_counter()
-            client.delete_stack(name, sid)
-            status = client.wait(name, sid, "DELETE", timeout, deleting=True)
-            yield {
-                **base,
-                "case": "delete",
-                "status": status,
-                "seconds": time.perf_counter() - t0,
-            }
+            yield from one_lifecycle(
+                client, shape_name, n, rtype, timeout, actions
+            )
+
+
+def _load() -> str:
+    """The 1/5/15-minute load average when the row was written."""
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return ""
 
 
 def _timed(fn: Callable[[], Any], repeat: int) -> list[float]:
@@ -89,7 +158,10 @@ def _timed(fn: Callable[[], Any], repeat: int) -> list[float]:
 
 
 def read_cases(
-    client: OrchestrationClient, timeout: float, concurrency: list[int]
+    client: OrchestrationClient,
+    timeout: float,
+    concurrency: list[int],
+    list_stacks: int = 48,
 ) -> Iterator[dict[str, Any]]:
     """Stack show with 100 outputs, events paging, API throughput."""
     name = _name("outputs")
@@ -120,21 +192,57 @@ def read_cases(
         "seconds": sorted(times)[len(times) // 2],
     }
 
+    listed = _create_many(client, list_stacks, timeout)
     for conc in concurrency:
         for label, path in (
             ("GET /stacks", "/stacks"),
             ("GET /stacks/{name}/{id}", f"/stacks/{name}/{sid}"),
         ):
             res = throughput.run(client, path, conc, requests_total=400)
-            yield {"case": f"throughput {label}", "concurrency": conc, **res}
+            yield {
+                "case": f"throughput {label}",
+                "concurrency": conc,
+                "stacks": len(listed) + 2,
+                **res,
+            }
 
-    for sname, stack_id in ((name, sid), (ev_name, ev_id)):
+    for sname, stack_id in [(name, sid), (ev_name, ev_id), *listed]:
         client.delete_stack(sname, stack_id)
+
+
+def _create_many(
+    client: OrchestrationClient, count: int, timeout: float
+) -> list[tuple[str, str]]:
+    """Create ``count`` one-resource stacks (all at once) for GET /stacks.
+
+    The outputs and events stacks exist too, so GET /stacks lists
+    ``count + 2`` stacks.
+    """
+    tmpl = {
+        "heat_template_version": "2021-04-16",
+        "resources": {"r": {"type": "OS::Heat::None"}},
+    }
+    made = []
+    for _ in range(count):
+        name = _name("list")
+        made.append((name, client.create_stack(name, tmpl, {})))
+    for name, sid in made:
+        client.wait(name, sid, "CREATE", timeout)
+    return made
 
 
 def validate_case(client: OrchestrationClient) -> dict[str, Any]:
     text = big_template_text(2000)
-    times = _timed(lambda: client.validate(text), 3)
+    try:
+        times = _timed(lambda: client.validate(text), 3)
+    except BenchError as exc:
+        return {
+            "case": "validate_5mb",
+            "bytes": len(text),
+            "status": "ERROR",
+            "error": str(exc)[:300],
+            "seconds": 0.0,
+        }
     return {
         "case": "validate_5mb",
         "bytes": len(text),
@@ -155,10 +263,20 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--type", default="OS::Heat::TestResource")
     p.add_argument("--cases", default="lifecycle,read,validate")
     p.add_argument("--concurrency", default="1,8,32")
+    p.add_argument(
+        "--actions",
+        default="create,update,delete",
+        help="lifecycle actions to time (the stack is always created)",
+    )
     p.add_argument("--timeout", type=float, default=3600)
     p.add_argument("--label", default="keel-heat")
     p.add_argument("--out", help="JSON lines file to append to")
     p.add_argument("--compare", help="another run's JSON lines file")
+    p.add_argument(
+        "--pids",
+        help="comma-separated process ids of the service (engine and API "
+        "workers) whose CPU seconds each lifecycle case records",
+    )
     return p.parse_args(argv)
 
 
@@ -190,8 +308,14 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     sink = open(args.out, "a") if args.out else None  # noqa: SIM115
 
+    meter = (
+        CpuMeter([int(p) for p in args.pids.split(",")]) if args.pids else None
+    )
+
     def emit(row: dict[str, Any]) -> None:
-        row = {**meta, **row}
+        row = {**meta, "load": _load(), **row}
+        if meter is not None and "shape" in row:
+            row["cpu_s"] = round(meter.lap(), 2)
         rows.append(row)
         print(json.dumps(row), flush=True)
         if sink:
@@ -200,12 +324,15 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         if "lifecycle" in cases:
+            if meter is not None:
+                meter.lap()
             for row in lifecycle_cases(
                 client,
                 args.shapes.split(","),
                 [int(s) for s in args.sizes.split(",")],
                 args.type,
                 args.timeout,
+                args.actions.upper().split(","),
             ):
                 emit(row)
         if "read" in cases:

@@ -65,3 +65,87 @@ def compare(mine: list[dict[str, Any]], other: list[dict[str, Any]]) -> str:
             f"| {_fmt(row)} | {_fmt(peer)} | {ratio:.1f}x |"
         )
     return "\n".join(lines)
+
+
+#: Heat 27.0.1 by the same driver on the same kind of machine (2 engine
+#: workers, MariaDB, RabbitMQ, Keystone; issue 12): (shape, n, case) ->
+#: seconds. ``None``: never completes.
+HEAT27: dict[tuple[str, int, str], float | None] = {
+    ("wide", 10, "create"): 9.4,
+    ("wide", 10, "update"): 9.3,
+    ("wide", 10, "delete"): 9.3,
+    ("wide", 100, "create"): 101.5,
+    ("wide", 100, "update"): 101.1,
+    ("wide", 100, "delete"): 99.5,
+    ("chain", 10, "create"): 0.64,
+    ("chain", 10, "update"): 0.77,
+    ("chain", 10, "delete"): 0.48,
+    ("chain", 100, "create"): 5.3,
+    ("chain", 100, "update"): 15.1,
+    ("chain", 100, "delete"): 4.3,
+    ("group", 10, "create"): 10.3,
+    ("group", 10, "update"): 10.4,
+    ("group", 10, "delete"): 10.3,
+    ("group", 100, "create"): 100.7,
+    ("group", 100, "update"): 100.7,
+    ("group", 100, "delete"): 100.4,
+    ("chain", 500, "create"): 111.8,
+    ("chain", 500, "update"): None,
+}
+
+
+def lifecycle_matrix(runs: dict[str, list[dict[str, Any]]]) -> str:
+    """One line per (shape, n, case), one column per run, then Heat 27
+    and the ratio Heat/run for each run (above 1: faster than Heat)."""
+    labels = list(runs)
+    cells: dict[tuple[str, int, str], dict[str, dict[str, Any]]] = {}
+    for label, rows in runs.items():
+        for row in rows:
+            if "shape" in row:
+                k = (row["shape"], row["n"], row["case"])
+                cells.setdefault(k, {})[label] = row
+    head = ["shape", "n", "case", *labels, "Heat 27"]
+    head += [f"Heat/{label}" for label in labels]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for k in sorted(cells, key=lambda k: (k[0], k[1], _ORDER[k[2]])):
+        heat = HEAT27.get(k)
+        line = [k[0], str(k[1]), k[2]]
+        ratios = []
+        for label in labels:
+            row = cells[k].get(label)
+            if row is None:
+                line.append("")
+                ratios.append("")
+            elif row.get("status") == "ERROR":
+                line.append("error")
+                ratios.append("")
+            else:
+                line.append(f"{row['seconds']:.2f} s")
+                ratios.append(f"{heat / row['seconds']:.1f}x" if heat else "")
+        line.append(
+            "" if k not in HEAT27 else f"{heat} s" if heat else "never"
+        )
+        lines.append("| " + " | ".join(line + ratios) + " |")
+    return "\n".join(lines)
+
+
+_ORDER = {"create": 0, "update": 1, "delete": 2}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.report A.jsonl B.jsonl ...``: the lifecycle
+    matrix of several runs (the label of a file is its first row's)."""
+    import sys
+
+    paths = sys.argv[1:] if argv is None else argv
+    runs: dict[str, list[dict[str, Any]]] = {}
+    for path in paths:
+        rows = load(path)
+        if rows:
+            runs[rows[0].get("label", path)] = rows
+    print(lifecycle_matrix(runs))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -33,8 +33,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="comma-separated subset of %(default)s",
     )
     parser.add_argument("--api-deadline", type=float, default=360.0)
-    parser.add_argument("--functional-deadline", type=float, default=660.0)
+    parser.add_argument("--functional-deadline", type=float, default=900.0)
     parser.add_argument("--gophercloud-deadline", type=float, default=300.0)
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=1080.0,
+        help="seconds the whole run may take; each suite's deadline is cut "
+        "to fit (default %(default)s)",
+    )
     parser.add_argument(
         "--run-anyway",
         action="store_true",
@@ -68,6 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         api_deadline=args.api_deadline,
         functional_deadline=args.functional_deadline,
         gophercloud_deadline=args.gophercloud_deadline,
+        budget=args.budget,
         run_anyway=args.run_anyway,
     )
     report = execute(opts)

@@ -31,7 +31,7 @@ def create_database(name: str) -> str:
     :param name: a ``keel_conf_`` name (letters, digits, underscores).
     """
     _check(name)
-    conn = pymysql.connect(**MARIADB)  # type: ignore[arg-type]
+    conn = pymysql.connect(**MARIADB)
     try:
         with conn.cursor() as cur:
             cur.execute(f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4")
@@ -44,7 +44,7 @@ def create_database(name: str) -> str:
 def drop_database(name: str) -> None:
     """Drop the database ``name`` if it exists."""
     _check(name)
-    conn = pymysql.connect(**MARIADB)  # type: ignore[arg-type]
+    conn = pymysql.connect(**MARIADB)
     try:
         with conn.cursor() as cur:
             cur.execute(f"DROP DATABASE IF EXISTS `{name}`")

@@ -21,6 +21,9 @@ SKIPPED = "skipped"
 #: are in ``tests.tsv``).
 SHOWN_PER_CAUSE = 12
 
+#: Tests running at least this long (seconds) are listed as slow.
+SLOW = 30.0
+
 _UUID = re.compile(
     r"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}",
     re.IGNORECASE,
@@ -29,6 +32,9 @@ _RAND_NAME = re.compile(r"(?<=[A-Za-z_])-?\d{4,}")
 _HEX = re.compile(r"\b[0-9a-f]{16,}\b", re.IGNORECASE)
 _ADDRESS = re.compile(r"0x[0-9a-f]+", re.IGNORECASE)
 _PORT = re.compile(r"127\.0\.0\.1:\d+")
+# Heat's 12-character physical-name suffixes (with a digit, so that a
+# 12-letter word survives).
+_SHORT_ID = re.compile(r"\b(?=[a-z]*\d)[a-z0-9]{12}\b")
 
 
 @dataclass(frozen=True)
@@ -39,12 +45,14 @@ class Outcome:
     :ivar test_id: the runner's name for the test.
     :ivar status: :data:`PASSED`, :data:`FAILED` or :data:`SKIPPED`.
     :ivar reason: the first line of the failure, or the skip reason.
+    :ivar seconds: how long it ran, when the runner said.
     """
 
     suite: str
     test_id: str
     status: str
     reason: str = ""
+    seconds: float | None = None
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -89,6 +97,7 @@ def cause_of(reason: str) -> str:
     text = _ADDRESS.sub("<addr>", text)
     text = _PORT.sub("127.0.0.1:<port>", text)
     text = _RAND_NAME.sub("-<n>", text)
+    text = _SHORT_ID.sub("<rand>", text)
     return text.strip()[:300]
 
 
@@ -175,6 +184,7 @@ class Report:
         out.append("")
         out.extend(self._grouped(FAILED, "Failures by cause"))
         out.extend(self._grouped(SKIPPED, "Skips by reason"))
+        out.extend(self._slowest())
         out.append(self.closing_line())
         return "\n".join(out) + "\n"
 
@@ -200,10 +210,25 @@ class Report:
         out.append("")
         return out
 
+    def _slowest(self) -> list[str]:
+        timed = [o for o in self.outcomes if (o.seconds or 0) >= SLOW]
+        if not timed:
+            return []
+        timed.sort(key=lambda o: -(o.seconds or 0))
+        out = [f"Slowest tests (over {SLOW:.0f}s):"]
+        out.extend(
+            f"  {o.seconds:6.0f}s {o.status:7} {o.suite}: {o.test_id}"
+            for o in timed[:SHOWN_PER_CAUSE]
+        )
+        out.append("")
+        return out
+
     def render_tests(self) -> str:
-        """Return one line per test: suite, status, id, first line."""
+        """Return one line per test: suite, status, seconds, id, reason."""
         return "".join(
-            f"{o.suite}\t{o.status}\t{o.test_id}\t{o.reason}\n"
+            f"{o.suite}\t{o.status}\t"
+            f"{'' if o.seconds is None else f'{o.seconds:.1f}'}\t"
+            f"{o.test_id}\t{o.reason}\n"
             for o in self.outcomes
         )
 

@@ -8,7 +8,8 @@ Order of work, so that a broken keel-heat still tells the most:
 2. Go and gophercloud from Debian, the acceptance test binary (cached
    build);
 3. the deployment (:func:`conformance.deployment.deploy`);
-4. the api, functional and gophercloud suites, each with a deadline, or,
+4. the api, gophercloud and functional suites, each with a deadline
+   within the run's time budget (18 minutes by default), or,
    when keel-heat could not start, every test counted as failed with the
    reason;
 5. the summary file and the closing line, after everything is torn down.
@@ -34,6 +35,11 @@ from conformance.results import (
 
 SUITES = ("api", "functional", "gophercloud")
 
+#: Seconds kept back from the budget for the teardown.
+TEARDOWN = 60.0
+#: A suite given less time than this is not started at all.
+MIN_SUITE_TIME = 30.0
+
 
 @dataclass
 class Options:
@@ -42,8 +48,9 @@ class Options:
     workdir: Path
     suites: tuple[str, ...] = SUITES
     api_deadline: float = 360.0
-    functional_deadline: float = 660.0
+    functional_deadline: float = 900.0
     gophercloud_deadline: float = 300.0
+    budget: float = 1080.0
     run_anyway: bool = False
 
 
@@ -52,6 +59,10 @@ class Clock:
 
     def __init__(self) -> None:
         self.start = time.monotonic()
+
+    def elapsed(self) -> float:
+        """Seconds since the start."""
+        return time.monotonic() - self.start
 
     def say(self, text: str) -> None:
         """Print ``text`` after the elapsed seconds."""
@@ -120,13 +131,10 @@ def prepare(opts: Options, clock: Clock, report: Report) -> Prepared:
     return out
 
 
-def _tempest_suites(
-    opts: Options,
-    prepared: Prepared,
-    deployment: Deployment,
-    clock: Clock,
-) -> list[Outcome]:
-    assert prepared.tempest_python and prepared.inventory is not None
+def _tempest(
+    prepared: Prepared, deployment: Deployment, folder: Path
+) -> tempest_suite.Tempest:
+    assert prepared.tempest_python is not None
     ks = deployment.keystone
     identity = tempest_conf.Identity(
         ks.v3_url,
@@ -134,23 +142,8 @@ def _tempest_suites(
         (ks.demo.username, ks.demo.password, ks.demo.project_name or ""),
         (ks.admin.username, ks.admin.password, ks.admin.project_name or ""),
     )
-    folder = opts.workdir / "tempest"
     etc = tempest_conf.write(identity, folder)
-    tempest = tempest_suite.Tempest(prepared.tempest_python, folder, etc)
-    outcomes: list[Outcome] = []
-    deadlines = {
-        "api": opts.api_deadline,
-        "functional": opts.functional_deadline,
-    }
-    for suite in (tempest_suite.API, tempest_suite.FUNCTIONAL):
-        if suite.name not in opts.suites:
-            continue
-        clock.say(f"running the {suite.name} tests")
-        tests = prepared.inventory.get(suite.name, [])
-        got = tempest.run(suite, tests, deadlines[suite.name])
-        clock.say(_counts(suite.name, got))
-        outcomes += got
-    return outcomes
+    return tempest_suite.Tempest(prepared.tempest_python, folder, etc)
 
 
 def _bare_all(tests: list[str]) -> list[str]:
@@ -163,9 +156,17 @@ def _counts(name: str, outcomes: list[Outcome]) -> str:
 
 
 def _gophercloud(
-    opts: Options, prepared: Prepared, deployment: Deployment
+    opts: Options,
+    prepared: Prepared,
+    deployment: Deployment,
+    deadline: float,
 ) -> list[Outcome]:
-    assert prepared.go_binary is not None
+    if prepared.go_binary is None:
+        return not_run(
+            gophercloud_suite.SUITE,
+            list(gophercloud_suite.RUN),
+            "the acceptance tests could not be built",
+        )
     ks = deployment.keystone
     creds = gophercloud_suite.Credentials(
         ks.v3_url,
@@ -175,19 +176,19 @@ def _gophercloud(
         ks.region,
     )
     return gophercloud_suite.run(
-        prepared.go_binary,
-        creds,
-        opts.workdir / "gophercloud",
-        opts.gophercloud_deadline,
+        prepared.go_binary, creds, opts.workdir / "gophercloud", deadline
     )
 
 
-def _not_started(opts: Options, prepared: Prepared, why: str) -> list[Outcome]:
+def _not_started(
+    opts: Options, prepared: Prepared, why: str, only: str | None = None
+) -> list[Outcome]:
+    chosen = [s for s in opts.suites if only is None or s == only]
     outcomes: list[Outcome] = []
     for name, tests in (prepared.inventory or {}).items():
-        if name in opts.suites:
+        if name in chosen:
             outcomes += not_run(name, _bare_all(tests), why)
-    if "gophercloud" in opts.suites:
+    if "gophercloud" in chosen:
         outcomes += not_run(
             gophercloud_suite.SUITE,
             list(gophercloud_suite.RUN),
@@ -203,22 +204,43 @@ def _run_suites(
     clock: Clock,
     report: Report,
 ) -> None:
+    """Run the suites in order, each within its deadline and the budget.
+
+    gophercloud runs before the functional tests: it is short, and the
+    functional tests (whose stacks may each wait ``build_timeout``) then
+    get whatever time is left.
+    """
+    tempest = None
     if prepared.inventory is not None:
-        report.add(_tempest_suites(opts, prepared, deployment, clock))
-    if "gophercloud" in opts.suites:
-        if prepared.go_binary is None:
-            report.add(
-                not_run(
-                    gophercloud_suite.SUITE,
-                    list(gophercloud_suite.RUN),
-                    "the acceptance tests could not be built",
-                )
-            )
+        tempest = _tempest(prepared, deployment, opts.workdir / "tempest")
+    own = {
+        "api": opts.api_deadline,
+        "gophercloud": opts.gophercloud_deadline,
+        "functional": opts.functional_deadline,
+    }
+    for name in ("api", "gophercloud", "functional"):
+        if name not in opts.suites:
+            continue
+        if name != "gophercloud" and tempest is None:
+            continue  # the inventory failed; noted by prepare()
+        deadline = min(own[name], opts.budget - clock.elapsed() - TEARDOWN)
+        if deadline < MIN_SUITE_TIME:
+            why = f"the run's {opts.budget:.0f}s time budget was used up"
+            report.add(_not_started(opts, prepared, why, only=name))
+            continue
+        clock.say(f"running the {name} tests (deadline {deadline:.0f}s)")
+        if name == "gophercloud":
+            got = _gophercloud(opts, prepared, deployment, deadline)
         else:
-            clock.say("running the gophercloud tests")
-            got = _gophercloud(opts, prepared, deployment)
-            clock.say(_counts("gophercloud", got))
-            report.add(got)
+            assert tempest is not None and prepared.inventory is not None
+            suite = tempest_suite.SUITES[name]
+            tests = prepared.inventory[name]
+            if suite.by_module:
+                got = tempest.run_by_module(suite, tests, deadline)
+            else:
+                got = tempest.run(suite, tests, deadline)
+        clock.say(_counts(name, got))
+        report.add(got)
 
 
 def execute(opts: Options) -> Report:

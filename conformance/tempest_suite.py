@@ -20,6 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conformance import venv
+from conformance.module_runner import (
+    IMPORT_FAILURE,
+    Job,
+    Schedule,
+    join_streams,
+    module_of,
+    run_modules,
+)
 from conformance.results import (
     FAILED,
     PASSED,
@@ -32,7 +40,6 @@ from conformance.results import (
 
 SUBUNIT_JSON = Path(__file__).with_name("subunit_json.py")
 CONCURRENCY = 2
-IMPORT_FAILURE = ".ImportFailure.test_import"
 
 
 @dataclass(frozen=True)
@@ -43,12 +50,15 @@ class Suite:
     :ivar regex: the test filter.
     :ivar group_regex: what keeps dependent tests in one worker.
     :ivar expected: how many tests heat-tempest-plugin 3.0.0 has there.
+    :ivar by_module: run module by module
+        (:mod:`conformance.module_runner`) instead of one stestr run.
     """
 
     name: str
     regex: str
     group_regex: str
     expected: int
+    by_module: bool = False
 
 
 API = Suite(
@@ -62,7 +72,10 @@ FUNCTIONAL = Suite(
     r"^heat_tempest_plugin\.tests\.functional\.",
     r"([^\.]*\.)*",
     82,
+    by_module=True,
 )
+
+SUITES = {suite.name: suite for suite in (API, FUNCTIONAL)}
 
 _STATUS = {
     "success": PASSED,
@@ -84,6 +97,8 @@ class Tempest:
     def __init__(self, python: Path, workdir: Path, config_dir: Path):
         self.python = python
         self.workdir = workdir
+        #: The copy of :mod:`conformance.tempest_entry` tempest_conf wrote.
+        self.entry = workdir / "discover" / "test_keel_suite.py"
         self.env = dict(os.environ, TEMPEST_CONFIG_DIR=str(config_dir))
         self.env.pop("PYTHONPATH", None)
         self._stestr(["init"], timeout=60)
@@ -154,6 +169,29 @@ class Tempest:
         outcomes = self.parse(suite.name, stream)
         return _complete(suite.name, outcomes, tests, cut_off, deadline, err)
 
+    def run_by_module(
+        self, suite: Suite, tests: list[str], deadline: float
+    ) -> list[Outcome]:
+        """Run ``tests`` module by module, two at a time (no stestr).
+
+        See :mod:`conformance.module_runner` for why; the outcomes are
+        completed as :meth:`run` does.
+        """
+        modules = list(dict.fromkeys(module_of(t) for t in tests))
+        runner = [str(self.python), str(self.entry)]
+        jobs, schedule = run_modules(
+            runner,
+            self._env(suite.name),
+            self.workdir,
+            modules,
+            deadline,
+            CONCURRENCY,
+        )
+        stream = self.workdir / f"{suite.name}.subunit"
+        join_streams(jobs, stream)
+        outcomes = self.parse(suite.name, stream)
+        return _complete_modules(suite.name, outcomes, tests, jobs, schedule)
+
     def parse(self, suite: str, stream: Path) -> list[Outcome]:
         """Turn a subunit stream into outcomes (via the venv's subunit)."""
         with stream.open("rb") as data:
@@ -174,6 +212,51 @@ class Tempest:
             for line in result.stdout.splitlines()
             if line.strip()
         ]
+
+
+def _complete_modules(
+    suite: str,
+    outcomes: list[Outcome],
+    tests: list[str],
+    jobs: list[Job],
+    schedule: Schedule,
+) -> list[Outcome]:
+    """Give every test of the inventory an outcome after a module run.
+
+    A module that failed to import shows as its ``ImportFailure`` test
+    (see :mod:`conformance.tempest_entry`); its tests fail with that
+    error. Tests of
+    modules stopped or left queued by the deadline, or of a process that
+    died, did not run.
+    """
+    import_failed: dict[str, str] = {}
+    done: list[Outcome] = []
+    for o in outcomes:
+        if o.test_id.endswith(IMPORT_FAILURE):
+            module = o.test_id.removesuffix(IMPORT_FAILURE)
+            import_failed[module] = o.reason
+            continue
+        done.append(o)
+    seen = {o.test_id for o in done}
+    stopped = set(schedule.stopped) | set(schedule.never_started)
+    stderr = {job.module: job.stderr for job in jobs}
+    for test_id in (_bare(t) for t in tests):
+        if test_id in seen:
+            continue
+        module = module_of(test_id)
+        if module in import_failed:
+            done.append(Outcome(suite, test_id, FAILED, import_failed[module]))
+            continue
+        if module in stopped:
+            why = f"the {suite} run passed its deadline"
+        else:
+            err = stderr.get(module)
+            text = err.read_text() if err and err.exists() else ""
+            why = "the module's process reported nothing"
+            if text.strip():
+                why += f": {exception_line(text)}"
+        done += not_run(suite, [test_id], why)
+    return done
 
 
 def _complete(
@@ -236,19 +319,28 @@ def to_outcome(suite: str, row: dict[str, object]) -> Outcome:
     """Return the outcome of one test from a :mod:`subunit_json` row.
 
     :param suite: the suite name.
-    :param row: ``{"id", "status", "details"}``.
+    :param row: ``{"id", "status", "details", "seconds"}``.
     """
     status = _STATUS.get(str(row["status"]), FAILED)
     details = row.get("details") or {}
     assert isinstance(details, dict)
+    seconds = row.get("seconds")
     if status == SKIPPED:
         reason = str(details.get("reason", "")).strip()
+    elif row["status"] == "inprogress":
+        reason = "still running when the run was stopped"
     elif status == FAILED:
         text = str(details.get("traceback", "")) or str(row["status"])
         reason = readable(exception_line(text))
     else:
         reason = ""
-    return Outcome(suite, _bare(str(row["id"])), status, reason)
+    return Outcome(
+        suite,
+        _bare(str(row["id"])),
+        status,
+        reason,
+        float(seconds) if isinstance(seconds, int | float) else None,
+    )
 
 
 def prepare() -> Path:

@@ -50,12 +50,26 @@ class _Loader(_Base):  # type: ignore[misc]
     """Safe YAML loader keeping timestamps (and dates) as strings."""
 
 
+class _ExplainingLoader(yaml.SafeLoader):
+    """The pure-Python loader, asked again to explain a failure."""
+
+
 def _as_str(loader: Any, node: Any) -> Any:
     return loader.construct_scalar(node)
 
 
-_Loader.add_constructor("tag:yaml.org,2002:str", _as_str)
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", _as_str)
+for _loader in (_Loader, _ExplainingLoader):
+    _loader.add_constructor("tag:yaml.org,2002:str", _as_str)
+    _loader.add_constructor("tag:yaml.org,2002:timestamp", _as_str)
+
+
+def _yaml_load(text: str | bytes) -> Any:
+    """Load YAML; on an error, raise the pure-Python loader's (with the
+    line, column and snippet that Heat shows), not libyaml's."""
+    try:
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - safe base
+    except yaml.YAMLError:
+        return yaml.load(text, Loader=_ExplainingLoader)  # noqa: S506
 
 
 def check_template_size(conf: cfg.ConfigOpts, text: str) -> None:
@@ -77,7 +91,7 @@ def simple_parse(text: str | bytes) -> dict[str, Any]:
         parsed = json.loads(text)
     except ValueError:
         try:
-            parsed = yaml.load(text, Loader=_Loader)  # noqa: S506
+            parsed = _yaml_load(text)
         except yaml.YAMLError as err:
             raise ValueError(
                 f"Error parsing template [root stack] {err}"
@@ -111,7 +125,7 @@ def validate_environment(env: dict[str, Any]) -> dict[str, Any]:
 def parse_environment(text: str) -> dict[str, Any]:
     """Parse an environment string (YAML)."""
     try:
-        env = yaml.load(text, Loader=_Loader)  # noqa: S506
+        env = _yaml_load(text)
     except yaml.YAMLError as err:
         raise ValueError(str(err)) from None
     if env is None:

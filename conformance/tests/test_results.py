@@ -93,7 +93,33 @@ def test_report_writes_summary_and_every_test(tmp_path: Path) -> None:
     text = report.write(tmp_path)
     assert (tmp_path / "summary.txt").read_text() == text
     assert (tmp_path / "tests.tsv").read_text() == (
-        "gophercloud\tfailed\tTestX\t401\n"
+        "gophercloud\tfailed\t\tTestX\t401\n"
+    )
+
+
+def test_slow_tests_are_listed_slowest_first() -> None:
+    report = Report()
+    report.add(
+        [
+            Outcome("functional", "hooks", FAILED, "timeout", 310.4),
+            Outcome("functional", "quick", PASSED, "", 2.0),
+            Outcome("functional", "outputs", PASSED, "", 45.0),
+        ]
+    )
+    text = report.render()
+    assert "Slowest tests (over 30s):" in text
+    assert text.index("310s failed  functional: hooks") < text.index(
+        "45s passed  functional: outputs"
+    )
+    assert "quick" not in text.split("Slowest tests")[1]
+    assert report.render_tests().splitlines()[0] == (
+        "functional\tfailed\t310.4\thooks\ttimeout"
+    )
+
+
+def test_cause_blurs_heat_short_ids_but_not_words() -> None:
+    assert cause_of("value 'Ext-test1-ki4k3na2bfh6' successfully") == (
+        "value 'Ext-test1-<rand>' successfully"
     )
 
 

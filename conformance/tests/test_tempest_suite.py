@@ -28,6 +28,17 @@ def test_to_outcome_maps_status_and_first_lines() -> None:
         },
     )
     assert (fail.status, fail.reason) == (FAILED, "AssertionError: 500 != 201")
+    stuck = to_outcome(
+        "functional",
+        {"id": "h.T.test_hook", "status": "inprogress", "seconds": 88.5},
+    )
+    assert stuck == Outcome(
+        "functional",
+        "h.T.test_hook",
+        FAILED,
+        "still running when the run was stopped",
+        88.5,
+    )
 
 
 def test_import_failures_fail_their_modules_tests(tmp_path: Path) -> None:
@@ -66,3 +77,40 @@ def test_deadline_and_stestr_errors_are_named(tmp_path: Path) -> None:
     err.write_text("Traceback...\nImportError: no module named gabbi\n")
     broken = _complete("api", [], tests, False, 60, err)
     assert broken[0].reason == "not run: stestr failed: Traceback..."
+
+
+def test_module_run_outcomes_cover_the_inventory(tmp_path: Path) -> None:
+    from conformance.module_runner import Job, Schedule
+    from conformance.tempest_suite import _complete_modules
+
+    jobs = [
+        Job(f"{F}.{m}", tmp_path / f"{m}.s", tmp_path / f"{m}.e")
+        for m in ("test_a", "test_b", "test_c", "test_d")
+    ]
+    (tmp_path / "test_d.e").write_text("Traceback\nOSError: boom\n")
+    tests = [f"{F}.test_{m}.T.test_1[id-x]" for m in "abcd"]
+    outcomes = [
+        Outcome("functional", f"{F}.test_a.T.test_1", PASSED),
+        Outcome(
+            "functional",
+            f"{F}.test_b.ImportFailure.test_import",
+            FAILED,
+            "AssertionError: importing test_b failed: HTTPBadRequest: no",
+        ),
+    ]
+    schedule = Schedule(finished=[f"{F}.test_a", f"{F}.test_b"])
+    schedule.stopped = [f"{F}.test_c"]
+    schedule.finished.append(f"{F}.test_d")
+    done = {
+        o.test_id.split(".")[-3]: o.reason
+        for o in _complete_modules(
+            "functional", outcomes, tests, jobs, schedule
+        )
+    }
+    assert done == {
+        "test_a": "",
+        "test_b": "AssertionError: importing test_b failed: "
+        "HTTPBadRequest: no",
+        "test_c": "not run: the functional run passed its deadline",
+        "test_d": "not run: the module's process reported nothing: Traceback",
+    }

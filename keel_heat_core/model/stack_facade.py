@@ -29,6 +29,9 @@ class EngineStackFacade:
     :param clients: the client-plugin factory (none by default).
     :param rpc: an engine RPC client (nested stacks), if any.
     :param stacks: the stack store (``child_stack_status``).
+    :param resources: the stack's other resources, if any: ``get(name)``,
+        ``by_refid(refid)``, ``set_stack_user_project_id(project_id)``
+        (:class:`keel_heat_core.service.stack_resources.StackResources`).
     """
 
     strict_validate = True
@@ -42,8 +45,10 @@ class EngineStackFacade:
         clients: Any = None,
         rpc: Any = None,
         stacks: r.StackStore | None = None,
+        resources: Any = None,
     ) -> None:
         self._row = row
+        self._resources = resources
         self._stored = stored
         self._rpc = rpc
         self._stacks = stacks
@@ -74,10 +79,19 @@ class EngineStackFacade:
         return self._rpc
 
     def resource_get(self, name: str) -> Any:
-        return None
+        if self._resources is None:
+            return None
+        return self._resources.get(name)
 
     def resource_by_refid(self, refid: str) -> Any:
-        return None
+        if self._resources is None:
+            return None
+        return self._resources.by_refid(refid)
+
+    def set_stack_user_project_id(self, project_id: str) -> None:
+        if self._resources is not None:
+            self._resources.set_stack_user_project_id(project_id)
+        self.stack_user_project_id = project_id
 
     def child_stack_status(
         self, stack_id: str

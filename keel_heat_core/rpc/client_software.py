@@ -44,16 +44,18 @@ class SoftwareAndSnapshotCalls(RPCClientBase):
         outputs: list[JSONObject] | None = None,
         options: JSONObject | None = None,
     ) -> JSONObject:
-        """Create a software config and return it."""
+        """Create a software config and return it (as Heat's client,
+        absent inputs and outputs are sent as empty lists, absent options
+        as an empty object)."""
         return self.call(
             cnxt,
             "create_software_config",
             group=group,
             name=name,
             config=config,
-            inputs=inputs,
-            outputs=outputs,
-            options=options,
+            inputs=inputs or [],
+            outputs=outputs or [],
+            options=options or {},
         )
 
     def delete_software_config(self, cnxt: Any, config_id: str) -> None:

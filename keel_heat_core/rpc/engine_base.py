@@ -27,6 +27,7 @@ from oslo_config import cfg
 from oslo_serialization import jsonutils
 
 from keel_heat_core.context import BusContextSerializer
+from keel_heat_core.exception import HeatException
 
 __all__ = [
     "ALLOWED_EXMODS",
@@ -49,6 +50,14 @@ ALLOWED_EXMODS = ["keel_heat_core.exception", "heat.common.exception"]
 
 StackIdentity = dict[str, str]
 JSONObject = dict[str, Any]
+
+
+def _as_rebuilt(err: HeatException) -> HeatException:
+    """``err`` as oslo.messaging rebuilds it on the calling side."""
+    try:
+        return type(err)(**err.kwargs)
+    except Exception:  # not rebuildable: a broker sends a RemoteError
+        return err
 
 
 class RemoteEngineError(Exception):
@@ -192,6 +201,13 @@ class RPCClientBase:
             )
         except messaging.RemoteError as err:
             raise rebuild_remote_error(err) from None
+        except HeatException as err:
+            # The in-process fake:// transport hands over the engine's own
+            # exception object; a broker transport rebuilds it from its
+            # keyword arguments, which changes some texts (Heat's doubled
+            # ": " in path errors). Rebuild here too, so that the API
+            # answers the same on every transport.
+            raise _as_rebuilt(err) from None
 
     def cast(
         self, ctxt: Any, method: str, version: str | None = None, **kwargs: Any

@@ -10,6 +10,7 @@ from keel_heat_core.db.database import Database
 from keel_heat_core.service import db_stores
 from keel_heat_core.service.notifications import StackNotifier
 from keel_heat_core.service.plugin_factory import PluginFactory
+from keel_heat_core.service.snapshots import SnapshotFinisher
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.deps import Caster, Liveness, WorkerDeps
 
@@ -64,6 +65,8 @@ class DatabaseBackend:
                 _opt(self.conf, "stack_action_timeout", 3600)
             ),
             notifier=self._notifier(),
+            # snapshots: service/snapshots.py
+            on_traversal_end=SnapshotFinisher(self.db, self.templates),
         )
 
     def _notifier(self) -> StackNotifier:

@@ -15,14 +15,17 @@ import oslo_messaging
 from keel_heat_core import exception
 from keel_heat_core.db import service as service_repo
 from keel_heat_core.model import rows as r
-from keel_heat_core.service import resource_types, views
+from keel_heat_core.service import views
 from keel_heat_core.service.signals import ResourceSignals
+from keel_heat_core.service.snapshots import StackSnapshots
 from keel_heat_core.service.software import SoftwareService
 from keel_heat_core.service.stack_api import StackAPI
 from keel_heat_core.service.stack_reads import (
     StackReads,
     find_physical_resource,
 )
+from keel_heat_core.service.type_discovery import ResourceTypes
+from keel_heat_core.service.validate_preview import ValidatePreview
 from keel_heat_core.template import versions
 
 REVISION = "keel-heat"
@@ -45,6 +48,9 @@ class EngineEndpoint:
         self._reads = StackReads(api)
         self._software = SoftwareService(api.db, api.conf)
         self._signals = ResourceSignals(api)
+        self._types = ResourceTypes(api.conf)
+        self._checks = ValidatePreview(api, self._types)
+        self._snapshots = StackSnapshots(api)
 
     # -- stacks --------------------------------------------------------------
 
@@ -63,7 +69,7 @@ class EngineEndpoint:
         return self._reads.show_stack(ctxt, stack_identity, resolve_outputs)
 
     def preview_stack(self, ctxt: Any, stack_name: str, **kwargs: Any) -> Any:
-        raise _later("preview_stack")
+        return self._checks.preview_stack(ctxt, stack_name, **kwargs)
 
     def create_stack(
         self,
@@ -89,6 +95,7 @@ class EngineEndpoint:
             params,
             files,
             args,
+            environment_files=environment_files,
             owner_id=owner_id,
             nested_depth=nested_depth,
             user_creds_id=user_creds_id,
@@ -109,13 +116,21 @@ class EngineEndpoint:
         template_id: int | None = None,
     ) -> Any:
         return self._api.update_stack(
-            ctxt, stack_identity, template, params, files, args
+            ctxt,
+            stack_identity,
+            template,
+            params,
+            files,
+            args,
+            environment_files=environment_files,
         )
 
     def preview_update_stack(
         self, ctxt: Any, stack_identity: Any, **kwargs: Any
     ) -> Any:
-        raise _later("preview_update_stack")
+        return self._checks.preview_update_stack(
+            ctxt, stack_identity, **kwargs
+        )
 
     def validate_template(
         self,
@@ -128,7 +143,16 @@ class EngineEndpoint:
         show_nested: bool = False,
         ignorable_errors: Any = None,
     ) -> Any:
-        return self._api.validate_template(ctxt, template, params, files)
+        return self._checks.validate_template(
+            ctxt,
+            template,
+            params,
+            files=files,
+            environment_files=environment_files,
+            files_container=files_container,
+            show_nested=show_nested,
+            ignorable_errors=ignorable_errors,
+        )
 
     def authenticated_to_backend(self, ctxt: Any) -> bool:
         return True
@@ -198,8 +222,8 @@ class EngineEndpoint:
         heat_version: str | None = None,
         with_description: bool = False,
     ) -> Any:
-        return resource_types.list_resource_types(
-            support_status, type_name, heat_version, with_description
+        return self._types.list_resource_types(
+            ctxt, support_status, type_name, heat_version, with_description
         )
 
     def list_template_versions(self, ctxt: Any) -> Any:
@@ -211,19 +235,19 @@ class EngineEndpoint:
         template_version: str,
         with_condition: bool = False,
     ) -> Any:
-        return resource_types.list_template_functions(
-            template_version, with_condition
+        return self._types.list_template_functions(
+            ctxt, template_version, with_condition
         )
 
     def resource_schema(
         self, ctxt: Any, type_name: str, with_description: bool = False
     ) -> Any:
-        return resource_types.resource_schema(type_name, with_description)
+        return self._types.resource_schema(ctxt, type_name, with_description)
 
     def generate_template(
         self, ctxt: Any, type_name: str, template_type: str = "cfn"
     ) -> Any:
-        return resource_types.generate_template(type_name, template_type)
+        return self._types.generate_template(ctxt, type_name, template_type)
 
     # -- resources and events ----------------------------------------------
 
@@ -343,25 +367,25 @@ class EngineEndpoint:
     # -- snapshots and misc --------------------------------------------------
 
     def stack_snapshot(self, ctxt: Any, stack_identity: Any, name: Any) -> Any:
-        raise _later("stack_snapshot")
+        return self._snapshots.stack_snapshot(ctxt, stack_identity, name)
 
     def show_snapshot(
         self, ctxt: Any, stack_identity: Any, snapshot_id: Any
     ) -> Any:
-        raise _later("show_snapshot")
+        return self._snapshots.show_snapshot(ctxt, stack_identity, snapshot_id)
 
     def delete_snapshot(
         self, ctxt: Any, stack_identity: Any, snapshot_id: Any
     ) -> Any:
-        raise _later("delete_snapshot")
+        self._snapshots.delete_snapshot(ctxt, stack_identity, snapshot_id)
 
     def stack_list_snapshots(self, ctxt: Any, stack_identity: Any) -> Any:
-        raise _later("stack_list_snapshots")
+        return self._snapshots.stack_list_snapshots(ctxt, stack_identity)
 
     def stack_restore(
         self, ctxt: Any, stack_identity: Any, snapshot_id: Any
     ) -> Any:
-        raise _later("stack_restore")
+        self._snapshots.stack_restore(ctxt, stack_identity, snapshot_id)
 
     def get_revision(self, ctxt: Any) -> str:
         return REVISION

@@ -14,14 +14,17 @@ from __future__ import annotations
 from typing import Any
 
 from keel_heat_core.model import rows as r
+from keel_heat_core.service.software import LocalSoftwareRPC
 from keel_heat_core.service.stack_api import StackAPI
 from keel_heat_core.service.stack_reads import StackReads
 
 
-class LocalEngineRPC:
-    """Heat's engine client calls a nested stack makes, in-process."""
+class LocalEngineRPC(LocalSoftwareRPC):
+    """Heat's engine client calls a nested stack makes, in-process (and
+    the software config and deployment calls, see the base class)."""
 
     def __init__(self, api: StackAPI) -> None:
+        super().__init__(api.db, api.conf)
         self._api = api
         self._reads = StackReads(api)
 

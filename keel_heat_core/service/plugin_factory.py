@@ -13,6 +13,7 @@ from keel_heat_core.db.database import Database
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.definitions import TemplateResource
 from keel_heat_core.model.stack_facade import EngineStackFacade
+from keel_heat_core.service.stack_resources import StackResources
 
 
 class DbPluginStore:
@@ -73,17 +74,25 @@ class PluginFactory:
 
     :param db: the database (resource data, metadata, physical ids).
     :param stacks: the stack store, for nested-stack status.
-    :param context: the context plugins act with.
+    :param context: the context plugins act with (by default one in the
+        stack's project).
+    :param clients: the client-plugin factory plugins use, if not the
+        context's.
     """
 
     def __init__(
-        self, db: Database, stacks: r.StackStore, context: Any = None
+        self,
+        db: Database,
+        stacks: r.StackStore,
+        context: Any = None,
+        clients: Any = None,
     ) -> None:
         self.db = db
         self.stacks = stacks
         self.context = context
         #: the engine client nested stacks use (set by the backend)
         self.rpc: Any = None
+        self.clients = clients
 
     def __call__(
         self,
@@ -102,7 +111,13 @@ class PluginFactory:
             overwrite=False,
         )
         facade = EngineStackFacade(
-            stack, stored, context, rpc=self.rpc, stacks=self.stacks
+            stack,
+            stored,
+            context,
+            clients=self.clients,
+            rpc=self.rpc,
+            stacks=self.stacks,
+            resources=StackResources(self.db, self, stack, stored),
         )
         res = cls(row.name, _Resolved(definition, properties), facade)
         res.attach_store(DbPluginStore(self.db, row.id))

@@ -141,7 +141,11 @@ class SoftwareService:
 
     # -- configs -----------------------------------------------------------
 
-    def _config(self, config_id: str, scope: Scope) -> Any:
+    def _config(self, config_id: str | None, scope: Scope) -> Any:
+        if not config_id:
+            raise exception.NotFound(
+                f"Software config with id {config_id} not found"
+            )
         try:
             return config_repo.get(self.db, config_id, scope)
         except db_exceptions.NotFound as exc:
@@ -288,7 +292,7 @@ class SoftwareService:
                     "deployments."
                 )
         # the 27.0.1 fix: the config must be visible to the caller
-        self._config(str(config_id), scope)
+        self._config(config_id, scope)
         try:
             sd = deployment_repo.create(
                 self.db,
@@ -467,3 +471,102 @@ class SoftwareService:
                 server_id,
             )
         return True
+
+
+class LocalSoftwareRPC:
+    """The software calls of Heat's EngineClient, served in-process.
+
+    Resource plugins (``OS::Heat::SoftwareConfig``, ``SoftwareDeployment``
+    and the structured and multipart configs) reach them through their
+    stack's ``rpc_client()``; the arguments and the client-side defaults
+    (absent inputs and outputs are empty lists) are the client's.
+
+    :param db: the database.
+    :param conf: the service configuration.
+    """
+
+    def __init__(self, db: Database, conf: cfg.ConfigOpts | None) -> None:
+        self._software = SoftwareService(db, conf)
+
+    def show_software_config(self, ctxt: Any, config_id: str) -> Any:
+        return self._software.show_software_config(ctxt, config_id)
+
+    def create_software_config(
+        self,
+        ctxt: Any,
+        group: str | None,
+        name: str | None,
+        config: Any,
+        inputs: Any = None,
+        outputs: Any = None,
+        options: Any = None,
+    ) -> Any:
+        return self._software.create_software_config(
+            ctxt,
+            group,
+            name,
+            config,
+            inputs or [],
+            outputs or [],
+            options or {},
+        )
+
+    def delete_software_config(self, ctxt: Any, config_id: str) -> None:
+        self._software.delete_software_config(ctxt, config_id)
+
+    def show_software_deployment(self, ctxt: Any, deployment_id: str) -> Any:
+        return self._software.show_software_deployment(ctxt, deployment_id)
+
+    def check_software_deployment(
+        self, ctxt: Any, deployment_id: str, timeout: float
+    ) -> Any:
+        return self._software.check_software_deployment(
+            ctxt, deployment_id, timeout
+        )
+
+    def create_software_deployment(
+        self,
+        ctxt: Any,
+        server_id: str | None,
+        config_id: str | None = None,
+        input_values: Any = None,
+        action: str | None = "INIT",
+        status: str | None = "COMPLETE",
+        status_reason: str | None = "",
+        stack_user_project_id: str | None = None,
+        deployment_id: str | None = None,
+    ) -> Any:
+        return self._software.create_software_deployment(
+            ctxt,
+            server_id=server_id,
+            config_id=config_id,
+            input_values=input_values,
+            action=action,
+            status=status,
+            status_reason=status_reason,
+            stack_user_project_id=stack_user_project_id,
+            deployment_id=deployment_id,
+        )
+
+    def update_software_deployment(
+        self, ctxt: Any, deployment_id: str, **values: Any
+    ) -> Any:
+        return self._software.update_software_deployment(
+            ctxt, deployment_id, **values
+        )
+
+    def signal_software_deployment(
+        self,
+        ctxt: Any,
+        deployment_id: str,
+        details: Any,
+        updated_at: str | None = None,
+    ) -> Any:
+        return self._software.signal_software_deployment(
+            ctxt, deployment_id, details, updated_at
+        )
+
+    def delete_software_deployment(
+        self, ctxt: Any, deployment_id: str
+    ) -> None:
+        self._software.delete_software_deployment(ctxt, deployment_id)

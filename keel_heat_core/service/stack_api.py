@@ -24,12 +24,14 @@ from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.db.database import Database
 from keel_heat_core.db.scope import ADMIN, Scope
 from keel_heat_core.model import rows as r
-from keel_heat_core.model.definitions import BoundDefinition, StoredTemplate
+from keel_heat_core.model.definitions import StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
 from keel_heat_core.model.stack_facade import EngineStackFacade
 from keel_heat_core.service import db_stores, views
+from keel_heat_core.service.stack_validation import ParsedStack, StackValidator
 from keel_heat_core.template import validation
 from keel_heat_core.template.protocols import PendingStackView
+from keel_heat_core.template.request_environment import merged_environment
 from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.converge import converge_stack, rollback
@@ -124,13 +126,18 @@ class StackAPI:
             )
         tenant = getattr(ctxt, "project_id", None) or ""
         ident = StackIdentifier(tenant, stack_name, stack_id)
-        stored = StoredTemplate(template, dict(params or {}), files, ident)
-        stored.t.validate()
-        stored.parameters.validate(validate_value=True, context=ctxt)
-        pending = stored.stack_definition(PendingStackView())
-        row = r.StackRow(
+        row = self._pending_row(stack_id, stack_name, tenant)
+        parsed = ParsedStack(template, params, files, ident)
+        StackValidator(
+            parsed, lambda p: EngineStackFacade(row, p, ctxt), ctxt
+        ).validate()
+        return StoredTemplate(template, dict(params or {}), files, ident)
+
+    @staticmethod
+    def _pending_row(stack_id: str, name: str, tenant: str) -> r.StackRow:
+        return r.StackRow(
             id=stack_id,
-            name=stack_name,
+            name=name,
             action="",
             status="",
             status_reason="",
@@ -138,22 +145,6 @@ class StackAPI:
             current_traversal="",
             tenant=tenant,
         )
-        facade = EngineStackFacade(row, stored, ctxt)
-        for name, rdefn in pending.resource_definitions().items():
-            rdefn.validate()
-            stored.dependency_names(name)
-            cls = stored.env.get_class_to_instantiate(
-                rdefn.resource_type, name
-            )
-            try:
-                cls(name, BoundDefinition(rdefn), facade).validate()
-            except exception.StackValidationFailed:
-                raise
-            except Exception as exc:
-                raise exception.StackValidationFailed(
-                    error=exc, path=["resources", name]
-                ) from exc
-        return stored
 
     def _store_template(self, stored: StoredTemplate, files: Any) -> int:
         rec = template_repo.create(
@@ -171,6 +162,7 @@ class StackAPI:
         params: Mapping[str, Any] | None,
         files: Mapping[str, Any] | None,
         args: Mapping[str, Any] | None,
+        environment_files: list[str] | None = None,
         owner_id: str | None = None,
         nested_depth: int = 0,
         user_creds_id: int | None = None,
@@ -181,6 +173,7 @@ class StackAPI:
         args = dict(args or {})
         adopt_data = self._adopt_data(args.get("adopt_stack_data"))
         stack_id = str(uuid.uuid4())
+        params = merged_environment(template, params, files, environment_files)
         stored = self.parse(
             ctxt, stack_name, template, params, files, stack_id
         )
@@ -243,6 +236,7 @@ class StackAPI:
         params: Mapping[str, Any] | None,
         files: Mapping[str, Any] | None,
         args: Mapping[str, Any] | None,
+        environment_files: list[str] | None = None,
     ) -> dict[str, str]:
         """Start an UPDATE traversal (pre-empting one in progress)."""
         args = dict(args or {})
@@ -265,6 +259,9 @@ class StackAPI:
             env.update(params or {})
             env["parameters"] = merged
             params = env
+        params = merged_environment(
+            template or {}, params, files, environment_files
+        )
         stored = self.parse(
             ctxt, stack.name, template or {}, params, files, stack.id
         )

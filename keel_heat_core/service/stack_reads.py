@@ -40,7 +40,16 @@ class RowsView:
 
     def reference_id(self, name: str) -> str | None:
         row = self._rows.get(name)
-        return None if row is None else row.physical_id
+        if row is None:
+            return None
+        if row.action == r.INIT:
+            return row.physical_id
+        # the plugin's reference (an AWS wait condition handle's is its
+        # pre-signed URL), as the worker resolves get_resource/Ref
+        try:
+            return str(self._plugin(name).FnGetRefId())
+        except Exception:
+            return row.physical_id
 
     def _plugin(self, name: str) -> Any:
         row = self._rows[name]
@@ -55,13 +64,28 @@ class RowsView:
         return self._plugin(name).FnGetAtt(attr)
 
     def all_attributes(self, name: str) -> dict[str, Any] | None:
-        return None
+        """Every attribute but ``show`` (``get_attr: [name]``); ``None``
+        before the resource was created or when it failed."""
+        row = self._rows.get(name)
+        if row is None or row.action not in _ATTR_ACTIONS:
+            return None
+        if row.status not in ("IN_PROGRESS", "COMPLETE"):
+            return None
+        plugin = self._plugin(name)
+        return {
+            key: plugin.FnGetAtt(key)
+            for key in plugin.attributes_schema
+            if key != "show"
+        }
 
     def attribute_names(self, name: str, resource_type: str) -> None:
         return None
 
     def resource_facade(self, kind: str) -> Any:
-        raise ValueError(f'"resource_facade" ({kind}) is not available')
+        raise ValueError(
+            f'"resource_facade" ({kind}) can only be used in a template '
+            "that defines a template (provider) resource"
+        )
 
     def availability_zones(self) -> list[str]:
         return ["nova"]
@@ -177,11 +201,29 @@ class StackReads:
     ) -> dict[str, Any]:
         for item in self.list_stack_resources(ctxt, stack_identity):
             if item["resource_name"] == resource_name:
+                item["metadata"] = self.resource_metadata(
+                    item["stack_identity"]["stack_id"], resource_name
+                )
                 return item
         raise exception.ResourceNotFound(
             resource_name=resource_name,
             stack_name=_stack_name(stack_identity),
         )
+
+    def resource_metadata(
+        self, stack_id: str, resource_name: str
+    ) -> dict[str, Any]:
+        """The stored metadata of a resource (what os-collect-config
+        polls: ``deployments`` of a server, signals of a handle)."""
+        rows = [
+            row
+            for row in self.api.deps.resources.get_resources(stack_id)
+            if row.name == resource_name and row.replaced_by is None
+        ]
+        if not rows:
+            return {}
+        row = max(rows, key=lambda found: found.id)
+        return dict(row.rsrc_metadata or {})
 
     def list_events(
         self, ctxt: Any, stack_identity: Any, **kwargs: Any

@@ -484,10 +484,27 @@ class ResourceRegistry:
                 continue
             if ignore is not None and match == ignore:
                 continue
+            self._remember(resource_type, info, match)
             return match
         raise exception.EntityNotFound(
             entity="Resource Type", name=resource_type
         )
+
+    def _remember(
+        self, resource_type: str, info: ResourceInfo, match: ResourceInfo
+    ) -> None:
+        """Keep a mapping that led to a global type under the looked-up
+        type too, as Heat does (so that it survives in the stored
+        environment): after ``OS::Nova::* -> OS::Heat::None`` resolved
+        ``OS::Nova::Server``, the user registry also maps
+        ``OS::Nova::Server`` (POST /validate shows it)."""
+        if (
+            self.global_registry is not None
+            and info.registry is self
+            and not match.user_resource
+            and not isinstance(info, TemplateResourceInfo | ClassResourceInfo)
+        ):
+            self._register_info([resource_type], info)
 
     def get_class(
         self,

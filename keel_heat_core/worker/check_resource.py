@@ -38,6 +38,10 @@ from keel_heat_core.worker.resource import (
 LOG = logging.getLogger(__name__)
 
 
+class PropertiesUnresolved(Exception):
+    """A resource's properties failed to resolve before its action."""
+
+
 class _Replaced(Exception):  # noqa: N818 - control flow, never escapes
     """The node handed over to a replacement row."""
 
@@ -173,6 +177,12 @@ class CheckResource(NodeRecovery):
         except ActionTimeout:
             self._failed(ctxt, stack, current_traversal, node, "Timed out")
             return
+        except PropertiesUnresolved as exc:
+            # The resource never started its action (it stays INIT); the
+            # stack fails with the bare message, as Heat's convergence
+            # engine words it.
+            self._failed(ctxt, stack, current_traversal, node, str(exc))
+            return
         except ActionCancelled:
             self._retrigger_latest(ctxt, stack.id, row.id)
             return
@@ -236,7 +246,10 @@ class CheckResource(NodeRecovery):
         if self._replaced_already(ctxt, stack, row, input_data):
             raise _Replaced()
         view = NodeDataView(node_data_by_name(input_data))
-        rsrc = self._resource(stack, row, stack.raw_template_id, view)
+        try:
+            rsrc = self._resource(stack, row, stack.raw_template_id, view)
+        except Exception as exc:  # a function failing on real values
+            raise PropertiesUnresolved(str(exc)) from exc
         assert rsrc is not None, "update node of a resource not in template"
         requires = [d.id for d in node_data_by_name(input_data).values()]
         deadline = self._deadline(stack)

@@ -133,3 +133,7 @@ class WorkerDeps:
     clock: Callable[[], float] = time.monotonic
     now: Callable[[], datetime.datetime] = utcnow
     sleep: Callable[[float], None] = time.sleep
+    #: called when a traversal ends, before ``<A>_COMPLETE`` is written
+    #: and after ``<A>_FAILED`` is: ``(ctxt, stack, status, reason)``
+    #: (snapshots, ``service/snapshots.py``)
+    on_traversal_end: Callable[[Any, r.StackRow, str, str], None] | None = None

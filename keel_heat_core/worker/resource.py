@@ -147,16 +147,24 @@ class ConvergenceResource:
         done: dict[str, Any],
         interval: float,
         locking: bool = True,
+        pre: Callable[[], Any] | None = None,
+        begin: Mapping[str, Any] | None = None,
     ) -> None:
         """IN_PROGRESS, the plugin's handle/check loop, COMPLETE or FAILED.
 
         :param locking: take the resource lock (CREATE, UPDATE, DELETE);
             SUSPEND, RESUME, CHECK and SNAPSHOT only respect it.
+        :param pre: runs first, failing the action like the handle would.
+        :param begin: more row values to write with IN_PROGRESS.
         """
         enter = self._acquire if locking else self._respect
         leave = self._release if locking else self._respect
-        self._set(enter, action, r.IN_PROGRESS, "state changed")
+        self._set(
+            enter, action, r.IN_PROGRESS, "state changed", **dict(begin or {})
+        )
         try:
+            if pre is not None:
+                pre()
             run_action(self.plugin, action, args, deadline, cancel, interval)
         except (ActionTimeout, ActionCancelled) as exc:
             reason = (
@@ -196,7 +204,22 @@ class ConvergenceResource:
             "requires": sorted(set(requires), reverse=True),
             "properties": self.properties,
         }
-        self._run(r.CREATE, (), deadline, cancel, done, interval)
+        # Heat checks the resolved property values first (a value that
+        # only has its type once functions ran, such as a get_attr).
+        properties = getattr(self.plugin, "properties", None)
+        validate = getattr(properties, "validate", None)
+        # The properties are stored as the create starts, as Heat does: a
+        # resource whose create fails still shows its attributes.
+        self._run(
+            r.CREATE,
+            (),
+            deadline,
+            cancel,
+            done,
+            interval,
+            pre=validate,
+            begin={"properties": self.properties},
+        )
 
     def adopt(
         self,

@@ -72,6 +72,22 @@ def purge_deleted_rows(deps: WorkerDeps, stack_id: str) -> None:
             deps.resources.delete_resource(row.id)
 
 
+def _traversal_end(
+    deps: WorkerDeps,
+    ctxt: Any,
+    stack: r.StackRow,
+    traversal: str,
+    status: str,
+    reason: str,
+) -> None:
+    if deps.on_traversal_end is None or stack.current_traversal != traversal:
+        return
+    try:
+        deps.on_traversal_end(ctxt, stack, status, reason)
+    except Exception:
+        LOG.exception("End of traversal %s of %s", traversal, stack.id)
+
+
 def mark_complete(
     deps: WorkerDeps, ctxt: Any, stack: r.StackRow, traversal: str
 ) -> bool:
@@ -80,6 +96,7 @@ def mark_complete(
     # Purge first, so that nobody sees the stack COMPLETE with rows the
     # traversal deleted still in place (Heat purges just after).
     purge_deleted_rows(deps, stack.id)
+    _traversal_end(deps, ctxt, stack, traversal, r.COMPLETE, reason)
     if not set_state(deps, ctxt, stack, traversal, r.COMPLETE, reason):
         return False
     values: dict[str, Any] = {"prev_raw_template_id": None}
@@ -100,6 +117,7 @@ def mark_failed(
     """
     if not set_state(deps, ctxt, stack, traversal, r.FAILED, reason):
         return False
+    _traversal_end(deps, ctxt, stack, traversal, r.FAILED, reason)
     if stack.action in ROLLBACK_ACTIONS and not stack.disable_rollback:
         from keel_heat_core.worker.converge import rollback
 

@@ -116,3 +116,78 @@ def test_template_version_list(server):
     names = {v["Version"] for v in versions}
     assert "heat_template_version.2013-05-23" in names
     assert "AWSTemplateFormatVersion.2010-09-09" in names
+
+
+ENV_TEMPLATE = """\
+heat_template_version: 2021-04-16
+parameters:
+  greeting: {type: string, default: from-template}
+resources:
+  thing:
+    type: OS::Heat::TestResource
+    properties: {value: {get_param: greeting}}
+outputs:
+  said: {value: {get_attr: [thing, output]}}
+"""
+
+
+def test_stack_create_and_update_with_environment_files(server, tmp_path):
+    """``-e FILE`` travels as environment_files + files, not inline."""
+    template = tmp_path / "t.yaml"
+    template.write_text(ENV_TEMPLATE)
+    first = tmp_path / "first.yaml"
+    first.write_text("parameters:\n  greeting: from-first-env\n")
+    second = tmp_path / "second.yaml"
+    second.write_text("parameter_defaults:\n  greeting: ignored\n")
+    openstack(
+        server,
+        "stack",
+        "create",
+        "--wait",
+        "-t",
+        str(template),
+        "-e",
+        str(first),
+        "-e",
+        str(second),
+        "envstack",
+    )
+    said = openstack(
+        server,
+        "stack",
+        "output",
+        "show",
+        "envstack",
+        "said",
+        "-c",
+        "output_value",
+        "-f",
+        "value",
+    )
+    assert said.strip() == "from-first-env"
+    first.write_text("parameters:\n  greeting: updated-env\n")
+    openstack(
+        server,
+        "stack",
+        "update",
+        "--wait",
+        "-t",
+        str(template),
+        "-e",
+        str(first),
+        "envstack",
+    )
+    said = openstack(
+        server,
+        "stack",
+        "output",
+        "show",
+        "envstack",
+        "said",
+        "-c",
+        "output_value",
+        "-f",
+        "value",
+    )
+    assert said.strip() == "updated-env"
+    openstack(server, "stack", "delete", "--yes", "--wait", "envstack")

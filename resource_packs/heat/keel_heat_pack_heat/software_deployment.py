@@ -456,9 +456,11 @@ class SoftwareDeployment(sr.SignalResponder):
         server = self.properties[self.SERVER]
         if server:
             res = self.stack.resource_by_refid(server)
-            if res is not None and (
-                res.properties.get("user_data_format") != "SOFTWARE_CONFIG"
-            ):
+            fmt = (
+                None if res is None else res.properties.get("user_data_format")
+            )
+            # as Heat: only a server that says otherwise is refused
+            if fmt and fmt != "SOFTWARE_CONFIG":
                 raise api.exception.StackValidationFailed(
                     message=f"Resource {server}'s property user_data_format "
                     "should be set to SOFTWARE_CONFIG since there are "

@@ -86,5 +86,11 @@ class Value(api.Resource):
 
     def _resolve_attribute(self, name: str) -> Any:
         if name == self.VALUE_ATTR:
-            return self.properties[self.VALUE]
+            # The value as given (resolved), not converted by ``type``:
+            # Heat re-parses the properties with the plain schema before
+            # the attribute is read (vectors fn/get_attr/value_type_number,
+            # runtime/value_type_mismatch).
+            return self.properties.resolve(
+                self.properties.data.get(self.VALUE)
+            )
         return None

@@ -151,21 +151,23 @@ def test_value_exposes_value_and_updates_in_place(resource_driver):
 
 
 @pytest.mark.parametrize(
-    ("value_type", "value", "converted"),
+    ("value_type", "value"),
     [
-        ("number", "4", 4),
-        ("string", 4, "4"),
-        ("boolean", "true", True),
-        ("json", {"a": 1}, {"a": 1}),
-        ("comma_delimited_list", ["a", "b"], ["a", "b"]),
+        ("number", "4"),
+        ("string", 4),
+        ("boolean", "true"),
+        ("json", {"a": 1}),
+        ("comma_delimited_list", ["a", "b"]),
     ],
 )
-def test_value_type_converts(resource_driver, value_type, value, converted):
+def test_value_type_keeps_the_given_value(resource_driver, value_type, value):
+    # Heat 27 checks the value against the type but shows it as given
+    # (vector fn/get_attr/value_type_number: "42" stays "42").
     res = resource_driver.resource(
         "v", Value, {"value": value, "type": value_type}
     )
     resource_driver.create(res)
-    assert res.FnGetAtt("value") == converted
+    assert res.FnGetAtt("value") == value
 
 
 @pytest.mark.parametrize(

@@ -127,8 +127,32 @@ def test_per_resource_override(glob_env: env_mod.Environment) -> None:
         glob_env,
         {"resources": {"r1": {"OS::Nova::Server": "OS::Heat::None"}}},
     )
-    assert env.get_class("OS::Nova::Server", "r1") is NoneResource
     assert env.get_class("OS::Nova::Server", "r2") is Server
+    assert env.get_class("OS::Nova::Server", "r1") is NoneResource
+
+
+def test_resolved_mapping_is_remembered(
+    glob_env: env_mod.Environment,
+) -> None:
+    # Heat keeps a user mapping that led to a global type under the type
+    # looked up too (vectors template/env_resource_registry_glob and
+    # _per_resource show it in POST /validate's environment). A
+    # per-resource mapping so leaks to the other resources of the type,
+    # as in Heat.
+    env = user_env(
+        glob_env,
+        {"resources": {"r1": {"OS::Nova::Server": "OS::Heat::None"}}},
+    )
+    assert env.get_class("OS::Nova::Server", "r1") is NoneResource
+    assert env.registry.as_dict()["OS::Nova::Server"] == "OS::Heat::None"
+    assert env.get_class("OS::Nova::Server", "r2") is NoneResource
+    globbed = user_env(glob_env, {"OS::Nova::*": "OS::Heat::None"})
+    assert globbed.get_class("OS::Nova::Server") is NoneResource
+    assert globbed.registry.as_dict() == {
+        "resources": {},
+        "OS::Nova::*": "OS::Heat::None",
+        "OS::Nova::Server": "OS::Heat::None",
+    }
 
 
 def test_hooks_and_restricted_actions(glob_env: env_mod.Environment) -> None:

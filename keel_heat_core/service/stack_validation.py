@@ -1,0 +1,239 @@
+"""Validate a new stack, or a template for ``POST /validate``, in Heat's
+order.
+
+The template layer's :func:`~keel_heat_core.template.validation.
+validate_stack` owns the order (structure, parameters, parameter groups,
+conditions, resource definitions, dependencies, resources, outputs); this
+module adds what needs the engine: the resource plugin classes (their
+properties, and template resources), ``get_attr`` names checked against
+the plugins' attribute schemas, and Heat's circular-dependency message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+from keel_heat_core import exception
+from keel_heat_core.plugin_api import Resource
+from keel_heat_core.template import provider, validation, versions
+from keel_heat_core.template.environment import Environment
+from keel_heat_core.template.parameter_groups import ParameterGroups
+from keel_heat_core.template.parameters import Parameters, make_parameters
+from keel_heat_core.template.protocols import PendingStackView
+from keel_heat_core.template.rsrc_defn import ResourceDefinition
+from keel_heat_core.template.stack_definition import StackDefinition
+
+#: Builds the stack a plugin sees from ``(template, environment,
+#: parameters)`` (an EngineStackFacade in the engine).
+FacadeFactory = Callable[[Any], Any]
+
+
+class _TemplateResource:
+    """Stands for a resource implemented by a template (validated by the
+    template layer, instantiated only when created)."""
+
+
+class ParsedStack:
+    """A template, its environment and parameters: what a plugin reads
+    from its stack while the stack is validated."""
+
+    def __init__(
+        self,
+        template: Mapping[str, Any],
+        environment: Mapping[str, Any] | None,
+        files: Mapping[str, Any] | None,
+        identifier: Any,
+    ) -> None:
+        self.env = Environment(dict(environment or {}))
+        self.t = versions.load(template, files=files, env=self.env)
+        self.files = files or {}
+        self.identifier = identifier
+        self.parameters: Parameters | None = None
+
+    def make_parameters(self) -> Parameters:
+        """Build the parameters (after the structure is checked, as Heat
+        builds the stack).
+
+        :raises InvalidSchemaError: for a bad declaration.
+        """
+        tmpl: Any = self.t
+        self.parameters = make_parameters(
+            tmpl, self.env.params, self.env.param_defaults, self.identifier
+        )
+        return self.parameters
+
+
+class StackValidator:
+    """Validates one parsed stack.
+
+    :param parsed: the template, environment and identity.
+    :param facade: builds the stack a plugin sees.
+    :param context: the request context.
+    :param strict: ``False`` for ``POST /validate``: parameter values and
+        property values are not checked, only the resource templates.
+    """
+
+    def __init__(
+        self,
+        parsed: ParsedStack,
+        facade: FacadeFactory,
+        context: Any = None,
+        strict: bool = True,
+    ) -> None:
+        self.parsed = parsed
+        self.context = context
+        self.strict = strict
+        self._facade_factory = facade
+        self._classes: dict[str, Any] = {}
+
+    def validate(self) -> StackDefinition:
+        """Validate everything; return the stack definition.
+
+        :raises StackValidationFailed: and the other Heat errors.
+        """
+        parsed = self.parsed
+        validation.validate_structure(StackDefinition(parsed.t, {}))
+        params = parsed.make_parameters()
+        self.defn = StackDefinition(
+            parsed.t, params, PendingStackView(self._attribute_names)
+        )
+        self.facade = self._facade_factory(parsed)
+        self.facade.strict_validate = self.strict
+        validation.validate_stack(
+            self.defn,
+            validate_parameters=lambda: params.validate(
+                validate_value=self.strict, context=self.context
+            ),
+            validate_parameter_groups=lambda: ParameterGroups(
+                parsed.t
+            ).validate(),
+            resource_order=self._resource_order,
+            resource_hook=self._validate_resource,
+        )
+        return self.defn
+
+    def _attribute_names(self, resource_type: str) -> Collection[str] | None:
+        try:
+            cls = self.parsed.env.get_class_to_instantiate(resource_type)
+        except Exception:  # an unknown type is reported elsewhere
+            return None
+        schema = getattr(cls, "attributes_schema", None)
+        if not isinstance(cls, type) or schema is None:
+            return None
+        return {*schema, *getattr(cls, "base_attributes_schema", {}), "show"}
+
+    def _class_for(self, rdefn: ResourceDefinition) -> Any:
+        name = rdefn.name
+        if name not in self._classes:
+            try:
+                cls = self.parsed.env.get_class_to_instantiate(
+                    rdefn.resource_type, name
+                )
+            except exception.StackValidationFailed:
+                raise
+            except exception.HeatException as err:
+                raise exception.StackValidationFailed(
+                    message=str(err)
+                ) from err
+            if not isinstance(cls, type) or not issubclass(cls, Resource):
+                provider.validate_template_resource(
+                    self.parsed.env,
+                    rdefn.resource_type,
+                    name,
+                    self.parsed.t.files,
+                )
+                cls = _TemplateResource
+            self._classes[name] = cls
+        return self._classes[name]
+
+    def _resource_order(self, deps: dict[str, set[str]]) -> list[str]:
+        kinds = {}
+        for name, rdefn in self.defn.resource_definitions().items():
+            try:
+                kinds[name] = self._class_for(rdefn).__name__
+            except exception.HeatException:
+                kinds[name] = "Resource"
+        return dependency_order(deps, kinds)
+
+    def _validate_resource(
+        self, defn: StackDefinition, rdefn: ResourceDefinition
+    ) -> None:
+        cls = self._class_for(rdefn)
+        if cls is _TemplateResource:
+            return
+        try:
+            instance = cls(rdefn.name, rdefn, self.facade)
+            if self.strict:
+                instance.validate()
+            else:
+                # POST /validate checks the resource template only.
+                Resource.validate(instance)
+        except exception.StackValidationFailed as err:
+            if not err.path or err.path[0] == defn.t.RESOURCES:
+                raise
+            path: list[Any] = [defn.t.RESOURCES, rdefn.name]
+            path.append(defn.t.get_section_name(str(err.path[0])))
+            path.extend(err.path[1:])
+            raise exception.StackValidationFailed(
+                error=err.error, path=path, message=err.error_message
+            ) from err
+        except exception.HeatException:
+            raise
+        except Exception as err:  # a plugin's own error, as Heat words it
+            raise exception.StackValidationFailed(message=str(err)) from err
+
+
+def dependency_order(
+    deps: Mapping[str, set[str]], kinds: Mapping[str, str]
+) -> list[str]:
+    """Resources in an order that respects ``deps`` (name -> needs).
+
+    :param kinds: class name per resource, for the message.
+    :raises CircularDependencyException: with Heat's text.
+    """
+    order: list[str] = []
+    remaining = {name: set(d) for name, d in deps.items()}
+    while remaining:
+        ready = [n for n, d in remaining.items() if not d - set(order)]
+        if not ready:
+            raise exception.CircularDependencyException(
+                cycle=_cycle_text(remaining, kinds)
+            )
+        for name in ready:
+            order.append(name)
+            del remaining[name]
+    return order
+
+
+def _cycle_text(
+    remaining: Mapping[str, set[str]], kinds: Mapping[str, str]
+) -> str:
+    def label(name: str) -> str:
+        return f'{kinds.get(name, "Resource")} "{name}"'
+
+    items = []
+    for name, needs in remaining.items():
+        inner = ", ".join(label(x) for x in sorted(needs & set(remaining)))
+        items.append(f"{label(name)}: {{{inner}}}")
+    return "{" + ", ".join(items) + "}"
+
+
+def validate_template(
+    parsed: ParsedStack, facade: FacadeFactory, context: Any = None
+) -> dict[str, Any]:
+    """The engine's ``validate_template``: the result, or ``{"Error":
+    text}`` for what Heat reports that way (structure and stack
+    validation failures); other errors are raised, as in Heat."""
+    validator = StackValidator(parsed, facade, context, strict=False)
+    try:
+        validation.validate_structure(StackDefinition(parsed.t, {}))
+    except exception.StackValidationFailed as err:
+        return {"Error": str(err)}
+    try:
+        defn = validator.validate()
+    except exception.StackValidationFailed as err:
+        return {"Error": str(err)}
+    return validation.template_validate_result(
+        defn, parsed.env, parsed.parameters
+    )

@@ -1,0 +1,45 @@
+"""The environment of a create, update, preview or validate request.
+
+A client sends the environment it was given inline (``environment``) and,
+separately, the names of environment files whose text travels in
+``files`` (``environment_files``, what ``openstack stack create -e`` sends).
+Heat merges the files over the inline environment, in order, with each
+parameter's merge strategy; every engine call that takes a template does
+the same through :func:`merged_environment`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from keel_heat_core.template import environment_merge, parameters, versions
+
+
+def merged_environment(
+    template: Mapping[str, Any],
+    params: Mapping[str, Any] | None,
+    files: Mapping[str, Any] | None,
+    environment_files: list[str] | None,
+) -> dict[str, Any]:
+    """Return the request's environment with its files merged on top.
+
+    :param template: the parsed template (the merge strategies need the
+        parameter schemata of it and of its template resources).
+    :param params: the inline environment (``parameters``,
+        ``parameter_defaults``, ``resource_registry``…).
+    :param files: the request's files map, holding the environment files.
+    :param environment_files: names in ``files``, merged in this order.
+    :raises InvalidEnvironment: an environment file is missing or bad.
+    """
+    env = copy.deepcopy(dict(params or {}))
+    if environment_files:
+        tmpl: Any = versions.load(template, files=files)
+        schemata = environment_merge.all_param_schemata(
+            parameters.template_schemata(tmpl), files
+        )
+        environment_merge.merge_environments(
+            environment_files, dict(files or {}), env, schemata
+        )
+    return env
