@@ -95,9 +95,7 @@ def test_own_lock_nobody_works_on_is_released() -> None:
     assert len(resumer.run_once()) == 1
     h.run()
     assert h.state(sid) == "CREATE_COMPLETE"
-    assert sorted(x.name for x in h.stores.get_resources(sid)) == list(
-        "abcd"
-    )
+    assert sorted(x.name for x in h.stores.get_resources(sid)) == list("abcd")
 
 
 def test_check_resource_tells_which_rows_it_works_on() -> None:
