@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 import socket
 import threading
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from keel_heat_core.service.worker_endpoint import (
     ListenerEndpoint,
     WorkerEndpoint,
 )
+from keel_heat_core.template import environment
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.deps import Caster, Liveness, WorkerDeps
 from keel_heat_core.worker.resume import Resumer
@@ -154,6 +156,7 @@ class EngineService:
 
     def start(self) -> None:
         """Start serving and the background threads; return promptly."""
+        load_global_environment(self.conf)
         transport = self._transport or _default_transport(self.conf)
         backend = self._backend or _default_backend(self.conf)
         self._backend = backend
@@ -291,3 +294,19 @@ class EngineService:
     def reload(self) -> None:
         """SIGHUP: nothing engine-specific to re-read yet."""
         LOG.info("Engine %s reloaded its configuration", self.engine_id)
+
+
+def load_global_environment(conf: cfg.ConfigOpts) -> bool:
+    """Install the global environment of ``[DEFAULT] environment_dir``.
+
+    Every stack's environment starts from it (Heat's ``environment.d``:
+    type aliases, template resources an operator provides...).
+
+    :returns: whether a directory was found and read.
+    """
+    env_dir = _opt(conf, "environment_dir", None)
+    if not env_dir or not os.path.isdir(env_dir):
+        return False
+    environment.set_global_env(environment.build_global_env(env_dir=env_dir))
+    LOG.info("Global environment read from %s", env_dir)
+    return True

@@ -1,0 +1,36 @@
+"""The engine reads the operator's environment.d at start."""
+
+import pathlib
+
+from oslo_config import cfg
+
+from keel_heat_core.service.engine import load_global_environment
+from keel_heat_core.template import environment
+
+
+def _conf(env_dir: str) -> cfg.ConfigOpts:
+    conf = cfg.ConfigOpts()
+    conf.register_opt(cfg.StrOpt("environment_dir"))
+    conf([], project="keel-heat-test")
+    conf.set_override("environment_dir", env_dir)
+    return conf
+
+
+def test_aliases_of_environment_d_reach_every_stack(
+    tmp_path: pathlib.Path,
+) -> None:
+    (tmp_path / "aliases.yaml").write_text(
+        "resource_registry:\n  OS::Neutron::SecurityGroup: OS::Heat::None\n"
+    )
+    try:
+        assert load_global_environment(_conf(str(tmp_path)))
+        info = environment.global_env().get_resource_info(
+            "OS::Neutron::SecurityGroup", "sg"
+        )
+        assert info.name == "OS::Heat::None"
+    finally:
+        environment.set_global_env(None)
+
+
+def test_missing_directory_is_not_an_error(tmp_path: pathlib.Path) -> None:
+    assert not load_global_environment(_conf(str(tmp_path / "absent")))
