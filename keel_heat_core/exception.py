@@ -502,6 +502,8 @@ class NotFound(HeatException):
     def __init__(self, msg_fmt: str = "Not found") -> None:
         self.msg_fmt = msg_fmt
         super().__init__()
+        # Kept so the message survives oslo.messaging's rebuild from kwargs.
+        self.kwargs = {"msg_fmt": msg_fmt}
 
 
 class InvalidContentType(HeatException):

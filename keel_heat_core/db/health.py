@@ -24,6 +24,9 @@ def database_check(conf: Any) -> Callable[[], str | None]:
     :param conf: configuration with ``[database] connection``.
     :returns: a callable giving ``None`` or the reason for failure.
     """
+    if not conf.database.connection:
+        # An API without a database of its own has nothing to check.
+        return lambda: None
     lock = threading.Lock()
     holder: list[Database] = []
 

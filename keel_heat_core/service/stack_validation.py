@@ -122,7 +122,9 @@ class StackValidator:
         schema = getattr(cls, "attributes_schema", None)
         if not isinstance(cls, type) or schema is None:
             return None
-        if issubclass(cls, StackResource):
+        if issubclass(cls, StackResource) or getattr(
+            cls, "dynamic_attributes", False
+        ):
             # Template resources and child stacks: the attributes are the
             # child's outputs, known only per resource.
             return None

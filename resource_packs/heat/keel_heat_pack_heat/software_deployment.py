@@ -37,6 +37,10 @@ class SoftwareDeployment(sr.SignalResponder):
     ``deploy_stderr`` and ``deploy_status_code``.
     """
 
+    #: Any output of the config is an attribute: get_attr names are not
+    #: checked against the schema at validation.
+    dynamic_attributes = True
+
     support_status = api.SupportStatus(version="2014.1")
     default_client_name = "heat"
     no_signal_actions: tuple[str, ...] = ()
