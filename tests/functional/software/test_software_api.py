@@ -5,9 +5,6 @@ from __future__ import annotations
 import json
 import pathlib
 
-import pytest
-
-from keel_heat_core.exception import NotSupported
 from tests.functional.software.harness import PROJECTS, Cloud
 
 OTHER = PROJECTS[1]
@@ -17,22 +14,7 @@ def _json(cloud: Cloud, *args: str) -> dict:
     return json.loads(cloud.openstack(*args, "-f", "json"))
 
 
-def _validate_template_available(cloud: Cloud) -> bool:
-    """OSC validates a new config as a one-resource template first."""
-    try:
-        cloud.endpoint().validate_template(
-            None, {"heat_template_version": "2013-05-23"}
-        )
-    except NotSupported:
-        return False
-    except Exception:
-        return True
-    return True
-
-
 def test_osc_software_config_create(cloud: Cloud, tmp_path: pathlib.Path):
-    if not _validate_template_available(cloud):
-        pytest.skip("the engine has no validate_template yet")
     script = tmp_path / "script.sh"
     script.write_text("#!/bin/sh\necho hello\n")
     io = tmp_path / "io.yaml"
