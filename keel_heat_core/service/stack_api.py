@@ -147,9 +147,17 @@ class StackAPI:
         )
 
     def _store_template(self, stored: StoredTemplate, files: Any) -> int:
-        rec = template_repo.create(
-            self.db, stored.t.t, stored.env.env_as_dict(), dict(files or {})
-        )
+        env = stored.env.env_as_dict()
+        if bool(
+            getattr(self.conf, "encrypt_parameters_and_properties", False)
+        ):
+            hidden = [
+                name
+                for name, schema in stored.parameters.schemata.items()
+                if schema.hidden
+            ]
+            env = template_repo.encrypt_hidden_parameters(self.db, env, hidden)
+        rec = template_repo.create(self.db, stored.t.t, env, dict(files or {}))
         return rec.id
 
     # -- create, update, delete ---------------------------------------------
