@@ -253,21 +253,26 @@ class DbSyncPointStore:
 
     @staticmethod
     def _row(rec: records.SyncPointRecord) -> SyncPointRow:
-        data = {
-            node_key(node_from_key(tuple_keys.encode_key(k)))
-            if isinstance(k, tuple)
-            else k: tuple_keys.encode(v)
-            for k, v in (rec.input_data or {}).items()
-        }
+        # from get_stored/list: keys are tuple: strings, values JSON
         return SyncPointRow(
             entity_id=rec.entity_id,
             traversal_id=rec.traversal_id,
             is_update=rec.is_update,
             stack_id=rec.stack_id,
             atomic_key=rec.atomic_key,
-            input_data=data,
+            input_data=rec.input_data,
             extra_data=rec.extra_data,
         )
+
+    @staticmethod
+    def _decoded_row(rec: records.SyncPointRecord) -> SyncPointRow:
+        data = {
+            node_key(node_from_key(tuple_keys.encode_key(k)))
+            if isinstance(k, tuple)
+            else k: tuple_keys.encode(v)
+            for k, v in (rec.input_data or {}).items()
+        }
+        return dataclasses.replace(DbSyncPointStore._row(rec), input_data=data)
 
     def create_sync_points(
         self,
@@ -281,7 +286,7 @@ class DbSyncPointStore:
     def get_sync_point(
         self, entity_id: str, traversal_id: str, is_update: bool
     ) -> SyncPointRow | None:
-        rec = sync_repo.get(self.db, entity_id, traversal_id, is_update)
+        rec = sync_repo.get_stored(self.db, entity_id, traversal_id, is_update)
         return None if rec is None else self._row(rec)
 
     def update_sync_point(
@@ -290,7 +295,7 @@ class DbSyncPointStore:
         input_data: dict[str, Any],
         extra_data: dict[str, Any] | None,
     ) -> bool:
-        return sync_repo.update_input_data(
+        return sync_repo.update_stored_input_data(
             self.db,
             row.entity_id,
             row.traversal_id,
@@ -304,7 +309,7 @@ class DbSyncPointStore:
         self, stack_id: str, traversal_id: str
     ) -> list[SyncPointRow]:
         return [
-            self._row(rec)
+            self._decoded_row(rec)
             for rec in sync_repo.list_by_traversal(
                 self.db, stack_id, traversal_id
             )
