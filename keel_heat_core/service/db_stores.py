@@ -74,7 +74,7 @@ class DbStackStore:
         self.db = db
 
     def get_stack(self, stack_id: str) -> r.StackRow | None:
-        rec = stack_repo.get(self.db, stack_id)
+        rec = stack_repo.get(self.db, stack_id, with_tags=False)
         return None if rec is None else stack_row(rec)
 
     def list_in_progress(self) -> list[r.StackRow]:
