@@ -22,8 +22,10 @@ from keel_heat_core.db import stack as stack_repo
 from tests.functional.engine.stacks import Cloud, scratch_database
 
 SMALL, LARGE = 20, 80
-#: statements per resource action; measured 12-16 (SQLite, 2 engines)
-BOUND = 30
+#: statements per resource (BEGINs included, SQLite, two engines):
+#: measured at N = 80: 24-28 (create), 26-33 (update: an update node and
+#: a cleanup node per resource), 17-20 (delete)
+BOUND = {"create": 32, "update": 40, "delete": 25}
 
 
 def template(shape: str, count: int, value: str) -> dict[str, Any]:
@@ -125,7 +127,7 @@ def test_statements_per_resource_do_not_grow(
     small = measured[(shape, SMALL)][action] / SMALL
     large = measured[(shape, LARGE)][action] / LARGE
     print(f"{shape} {action}: {small:.1f} (N={SMALL}) {large:.1f} (N={LARGE})")
-    assert large <= BOUND, measured
+    assert large <= BOUND[action], measured
     # constant per resource: the larger stack costs no more per resource
     # (plus a margin for the fixed statements spread over fewer rows and
     # the odd CAS retry between the two engines)
