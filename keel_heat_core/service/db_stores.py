@@ -132,7 +132,8 @@ class DbResourceStore:
     """:class:`~keel_heat_core.model.rows.ResourceStore` over the database.
 
     ``physical_id`` maps to ``nova_instance``; ``properties`` become a new
-    ``resource_properties_data`` row (as Heat, one per change).
+    ``resource_properties_data`` row (as Heat, one per change), written in
+    the transaction of the compare-and-swap that references it.
     """
 
     def __init__(self, db: Database, encrypt_properties: bool = False) -> None:
@@ -225,21 +226,30 @@ class DbResourceStore:
         expected_atomic_key: int | None,
         values: Mapping[str, Any],
     ) -> bool:
-        return resource_repo.update(
+        if "properties" not in values:
+            return resource_repo.update(
+                self.db,
+                resource_id,
+                self._columns(values),
+                expected_atomic_key,
+                expected_engine_id,
+            )
+        # the new rpd row goes in the same transaction as the CAS
+        rest = dict(values)
+        properties = rest.pop("properties")
+        return resource_repo.update_with_properties(
             self.db,
             resource_id,
-            self._columns(values),
+            self._columns(rest),
+            properties,
+            self.encrypt_properties,
             expected_atomic_key,
             expected_engine_id,
         )
 
     def read_lock(self, resource_id: int) -> LockState | None:
-        rec = resource_repo.get(self.db, resource_id)
-        if rec is None:
-            return None
-        return LockState(
-            rec.engine_id, rec.atomic_key, rec.current_template_id
-        )
+        found = resource_repo.get_lock(self.db, resource_id)
+        return None if found is None else LockState(*found)
 
 
 class DbSyncPointStore:
