@@ -25,18 +25,28 @@ class RowsView:
     """A StackView over a stack's resource rows (for outputs).
 
     Attributes are read from the resources' plugins, built on demand.
+    The rows are read (in one query) only when an output refers to a
+    resource: a status poll of a stack without outputs reads none.
     """
 
     def __init__(self, api: StackAPI, stack: r.StackRow, stored: Any) -> None:
         self._api = api
         self._stack = stack
         self._stored = stored
-        live = [
-            row
-            for row in api.deps.resources.get_resources(stack.id)
-            if row.name in stored and row.replaced_by is None
-        ]
-        self._rows = {row.name: row for row in live}
+        self._loaded: dict[str, r.ResourceRow] | None = None
+
+    @property
+    def _rows(self) -> dict[str, r.ResourceRow]:
+        if self._loaded is None:
+            live = [
+                row
+                for row in self._api.deps.resources.get_resources(
+                    self._stack.id
+                )
+                if row.name in self._stored and row.replaced_by is None
+            ]
+            self._loaded = {row.name: row for row in live}
+        return self._loaded
 
     def reference_id(self, name: str) -> str | None:
         row = self._rows.get(name)

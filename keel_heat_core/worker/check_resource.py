@@ -498,6 +498,7 @@ class CheckResource(NodeRecovery):
                 new_failures=failures or None,
                 skip_propagate=skip or failure is not None,
                 sleep=deps.sleep,
+                deliver=deps.combiner.sync,
             )
         except sync_point.SyncPointNotFound:
             self._retrigger_latest(ctxt, stack.id, row.id)

@@ -199,10 +199,10 @@ class ConvergenceResource:
         interval: float = 1.0,
     ) -> None:
         """Create (``INIT`` → ``CREATE_COMPLETE``)."""
+        # (the properties are written once, with IN_PROGRESS, below)
         done = {
             "current_template_id": template_id,
             "requires": sorted(set(requires), reverse=True),
-            "properties": self.properties,
         }
         # Heat checks the resolved property values first (a value that
         # only has its type once functions ran, such as a get_attr).
