@@ -84,16 +84,29 @@ heartbeat_timeout_threshold = 10
 
 
 @contextlib.contextmanager
-def scratch_database(backend: str) -> Iterator[str]:
-    """An empty database named ``keel_flt_<random>``; dropped after."""
+def scratch_database(
+    backend: str, admin_url: str | None = None
+) -> Iterator[str]:
+    """An empty database named ``keel_flt_<random>``; dropped after.
+
+    :param admin_url: the server (a superuser URL); by default the shared
+        server of ``backend`` (:data:`ADMIN_URLS`).
+    """
     name = f"keel_flt_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(ADMIN_URLS[backend], isolation_level="AUTOCOMMIT")
+    admin_url = admin_url or ADMIN_URLS[backend]
+    # no pool: the server may have been restarted since the CREATE
+    admin = sa.create_engine(
+        admin_url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool
+    )
+    server = sa.engine.make_url(admin_url)
     if backend == "mariadb":
-        url = f"mysql+pymysql://root@127.0.0.1:3306/{name}?charset=utf8mb4"
+        url = server.set(
+            database=name, query={"charset": "utf8mb4"}
+        ).render_as_string(hide_password=False)
         create = f"CREATE DATABASE {name} CHARACTER SET utf8mb4"
         drop = f"DROP DATABASE IF EXISTS {name}"
     else:
-        url = f"postgresql+psycopg2://postgres@127.0.0.1:5432/{name}"
+        url = server.set(database=name).render_as_string(hide_password=False)
         create = f"CREATE DATABASE {name}"
         drop = f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"
     with admin.connect() as conn:
@@ -236,9 +249,20 @@ class FaultCloud:
     :param vhost: the RabbitMQ vhost (see :func:`private_vhost`).
     """
 
-    def __init__(self, url: str, tmp: pathlib.Path, vhost: str = "") -> None:
+    def __init__(
+        self,
+        url: str,
+        tmp: pathlib.Path,
+        vhost: str = "",
+        transport_url: str | None = None,
+        admin_url: str | None = None,
+        extra_config: str = "",
+    ) -> None:
         self.url = url
         self.vhost = vhost
+        self.admin_url = admin_url
+        #: a private broker goes away with everything in it
+        self.own_broker = transport_url is not None
         self.tmp = tmp
         self.exchange = f"keel_flt_{uuid.uuid4().hex[:10]}"
         self.db = sa.create_engine(url, pool_pre_ping=True)
@@ -246,13 +270,14 @@ class FaultCloud:
         self.config = tmp / "keel-heat.conf"
         self.config.write_text(
             CONFIG.format(
-                transport_url=RABBIT_URL.format(vhost=vhost),
+                transport_url=transport_url or RABBIT_URL.format(vhost=vhost),
                 exchange=self.exchange,
                 interval=PERIODIC_INTERVAL,
                 life=LIFE_CHECK_TIMEOUT,
                 key=KEY,
                 url=url,
             )
+            + extra_config
         )
         self.engines: list[EngineProcess] = []
         self.conf = cfg.ConfigOpts()
@@ -367,6 +392,20 @@ class FaultCloud:
             if names.count(row.name) > 1
         ]
 
+    def stolen(self, stack_id: str) -> list[str]:
+        """Resources whose lock was taken from an engine judged dead
+        (their ``Worker went down`` events)."""
+        with self.db.connect() as conn:
+            return list(
+                conn.execute(
+                    sa.text(
+                        "SELECT resource_name FROM event WHERE stack_id = :i "
+                        "AND resource_status_reason LIKE 'Worker went down%'"
+                    ),
+                    {"i": stack_id},
+                ).scalars()
+            )
+
     def count_state(self, stack_id: str, state: str) -> int:
         """How many resource rows of a stack are in ``state``."""
         return sum(
@@ -440,9 +479,10 @@ class FaultCloud:
         """Terminate every server connection to the scratch database."""
         name = sa.engine.make_url(self.url).database
         backend = self.db.dialect.name
-        admin_url = ADMIN_URLS[
-            "mariadb" if backend == "mysql" else "postgresql"
-        ]
+        admin_url = (
+            self.admin_url
+            or ADMIN_URLS["mariadb" if backend == "mysql" else "postgresql"]
+        )
         admin = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
         try:
             with admin.connect() as conn:
@@ -469,7 +509,7 @@ class FaultCloud:
             engine.kill()
         self.transport.cleanup()
         self.db.dispose()
-        if self.vhost:
+        if self.vhost or self.own_broker:
             return  # the vhost goes with everything in it
         with kombu.Connection(AMQP_URL.format(vhost="")) as conn:
             channel = conn.channel()

@@ -12,13 +12,25 @@ def layered(
     value: str,
     waits: dict[str, float],
     layer: int = 50,
+    slow: dict[str, float] | None = None,
 ) -> dict[str, Any]:
     """``count`` TestResources in layers of ``layer``: ``rNNN`` depends on
     the resource one layer below, so the traversal has depth.
 
     :param waits: seconds each action waits (``action_wait_secs``).
+    :param slow: ``{name: seconds}`` of independent TestResources whose
+        create takes that long (locked rows across a fault).
     """
-    resources: dict[str, Any] = {}
+    resources: dict[str, Any] = {
+        name: {
+            "type": "OS::Heat::TestResource",
+            "properties": {
+                "value": value,
+                "action_wait_secs": {"create": secs},
+            },
+        }
+        for name, secs in (slow or {}).items()
+    }
     for i in range(count):
         body: dict[str, Any] = {
             "type": "OS::Heat::TestResource",
