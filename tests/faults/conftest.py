@@ -12,7 +12,7 @@ import contextlib
 import os
 import pathlib
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -47,6 +47,7 @@ def _cloud(
     vhost: str,
     admin_url: str | None = None,
     transport_url: str | None = None,
+    extra_config: str = "",
 ) -> Iterator[FaultCloud]:
     with scratch_database(backend, admin_url) as url:
         cloud = FaultCloud(
@@ -55,6 +56,7 @@ def _cloud(
             vhost,
             transport_url=transport_url,
             admin_url=admin_url,
+            extra_config=extra_config,
         )
         try:
             yield cloud
@@ -66,6 +68,24 @@ def _cloud(
 def pg_cloud(tmp_path: pathlib.Path, vhost: str) -> Iterator[FaultCloud]:
     """Engines on a scratch PostgreSQL database."""
     yield from _cloud("postgresql", tmp_path, vhost)
+
+
+@pytest.fixture
+def pg_cloud_factory(
+    tmp_path: pathlib.Path, vhost: str
+) -> Iterator[Callable[[str], FaultCloud]]:
+    """``make(extra_config)``: engines on a scratch PostgreSQL database,
+    with more configuration appended to theirs."""
+    with contextlib.ExitStack() as stack:
+
+        def make(extra_config: str) -> FaultCloud:
+            made = _cloud(
+                "postgresql", tmp_path, vhost, extra_config=extra_config
+            )
+            stack.callback(lambda: next(made, None))
+            return next(made)
+
+        yield make
 
 
 @pytest.fixture
