@@ -8,9 +8,9 @@ its worker together), drives stacks through the engine RPC client and
 reads the outcome straight from the database.
 
 The test configuration (see :data:`CONFIG`): ``periodic_interval = 1``
-(heartbeat every second), ``resume_interval = 1`` (a resume pass every
-second), ``engine_life_check_timeout =
-1`` (the listener probe waits one second). The *liveness period* the
+(heartbeat every second), ``resume_interval = 0.5`` (two resume passes a
+second), ``engine_life_check_timeout = 1`` (the listener probe waits one
+second). The *liveness period* the
 scenarios measure recovery against is :data:`LIVENESS_PERIOD`.
 """
 
@@ -46,15 +46,17 @@ ADMIN_URLS = {
 }
 ENGINE_BIN = pathlib.Path(sys.executable).with_name("keel-heat-engine")
 
-#: seconds between two resume passes and two heartbeats of an engine
-#: (``resume_interval`` and ``periodic_interval``)
+#: seconds between two heartbeats of an engine (``periodic_interval``,
+#: an integer option)
 PERIODIC_INTERVAL = 1
+#: seconds between two resume passes (``resume_interval``)
+RESUME_INTERVAL = 0.5
 #: seconds the listener probe waits for a dead engine
 LIFE_CHECK_TIMEOUT = 1
 #: the time the engines need to notice a lost node: a dead holder is
 #: seen on the next pass (interval + probe); a lost cast of an unlocked
 #: node needs two quiet passes once the traversal stalls.
-LIVENESS_PERIOD = 3 * PERIODIC_INTERVAL + 2 * LIFE_CHECK_TIMEOUT
+LIVENESS_PERIOD = 3 * RESUME_INTERVAL + 2 * LIFE_CHECK_TIMEOUT
 
 CONFIG = """\
 [DEFAULT]
@@ -62,7 +64,7 @@ transport_url = {transport_url}
 control_exchange = {exchange}
 host = {exchange}
 periodic_interval = {interval}
-resume_interval = {interval}
+resume_interval = {resume}
 engine_life_check_timeout = {life}
 num_engine_workers = 1
 auth_encryption_key = {key}
@@ -273,6 +275,7 @@ class FaultCloud:
                 transport_url=transport_url or RABBIT_URL.format(vhost=vhost),
                 exchange=self.exchange,
                 interval=PERIODIC_INTERVAL,
+                resume=RESUME_INTERVAL,
                 life=LIFE_CHECK_TIMEOUT,
                 key=KEY,
                 url=url,

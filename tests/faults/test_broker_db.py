@@ -13,12 +13,12 @@ import time
 import pytest
 
 from tests.faults.harness import FaultCloud, wait_for
-from tests.faults.templates import layered
+from tests.faults.templates import RESOURCES, layered
 
 pytestmark = [pytest.mark.slow, pytest.mark.rabbit]
 
-COUNT = 100
-LAYER = 25
+COUNT = RESOURCES // 2
+LAYER = COUNT // 4
 
 
 def names(slow: dict[str, float] | None = None) -> list[str]:

@@ -28,14 +28,19 @@ pytestmark = [pytest.mark.slow, pytest.mark.rabbit]
 DOWN = 3
 #: resources whose create spans the outage: their rows stay locked by
 #: live engines while the server is down (a resume pass must not take
-#: an engine it cannot reach for a dead one)
-SLOW = {f"s{i}": 25.0 for i in range(4)}
+#: an engine it cannot reach for a dead one). A RabbitMQ node needs
+#: 10-15 s to stop and boot, a database 1-3 s.
+SLOW = {f"s{i}": 12.0 for i in range(4)}
+SLOW_RABBIT = {f"s{i}": 25.0 for i in range(4)}
 
 
 def _restart_mid_create(
-    cloud: FaultCloud, server: servers.PrivateServer, name: str
+    cloud: FaultCloud,
+    server: servers.PrivateServer,
+    name: str,
+    slow: dict[str, float],
 ) -> str:
-    sid = create_stack(cloud, name, slow=SLOW)
+    sid = create_stack(cloud, name, slow=slow)
     assert cloud.stack(sid)[0] == "CREATE_IN_PROGRESS", "fault came late"
     server.restart(DOWN)
     return sid
@@ -49,9 +54,9 @@ def test_rabbitmq_restarted_mid_create(
 ) -> None:
     cloud = rabbit_restart_cloud
     sid = _restart_mid_create(
-        cloud, private_rabbit, f"rabbit-restart-{attempt}"
+        cloud, private_rabbit, f"rabbit-restart-{attempt}", SLOW_RABBIT
     )
-    final_state(cloud, sid, allow_failed=False, slow=SLOW)
+    final_state(cloud, sid, allow_failed=False, slow=SLOW_RABBIT)
     assert cloud.stolen(sid) == [], "locks taken from live engines"
 
 
@@ -62,7 +67,9 @@ def test_postgresql_restarted_mid_create(
     attempt: int,
 ) -> None:
     cloud = pg_restart_cloud
-    sid = _restart_mid_create(cloud, private_postgres, f"pg-restart-{attempt}")
+    sid = _restart_mid_create(
+        cloud, private_postgres, f"pg-restart-{attempt}", SLOW
+    )
     final_state(cloud, sid, slow=SLOW)
 
 
@@ -74,6 +81,6 @@ def test_mariadb_restarted_mid_create(
 ) -> None:
     cloud = maria_restart_cloud
     sid = _restart_mid_create(
-        cloud, private_mariadb, f"maria-restart-{attempt}"
+        cloud, private_mariadb, f"maria-restart-{attempt}", SLOW
     )
     final_state(cloud, sid, slow=SLOW)
