@@ -83,11 +83,19 @@ class ClientFactory:
         key = name or ""
         if key not in self._plugins:
             entry = self._plugin_classes().get(key)
-            if entry is None:
+            if entry is not None:
+                cls = entry.load()
+            elif key == "heat":
+                from keel_heat_core.service.heat_client import (
+                    EngineHeatClientPlugin,
+                )
+
+                cls = EngineHeatClientPlugin
+            else:
                 raise exception.EntityNotFound(
                     entity="Client plugin", name=key
                 )
-            self._plugins[key] = entry.load()(self.context)
+            self._plugins[key] = cls(self.context)
         return self._plugins[key]
 
     def client(self, name: str | None, version: Any = None) -> Any:
@@ -107,13 +115,17 @@ class EngineContext(RequestContext):
     _session: ks_session.Session | None = None
     _domain_factory: Callable[[], Any] | None = None
     _roles_pending: bool = False
+    #: the engine's configuration (client plugins' options)
+    engine_conf: Any = None
 
     def _bind(
         self,
         session: Callable[[], ks_session.Session | None],
         domain: Callable[[], Any],
         roles_from_session: bool,
+        conf: Any = None,
     ) -> EngineContext:
+        self.engine_conf = conf
         self._session_factory = session
         self._domain_factory = domain
         self._roles_pending = roles_from_session
@@ -354,6 +366,7 @@ class StackCredentials:
             lambda: self.session(creds_id),
             self._domain_client(ctxt),
             roles_from_session=base is None and creds_id is not None,
+            conf=self.conf,
         )
 
     def request_context(self, ctxt: Any) -> EngineContext:
@@ -372,7 +385,7 @@ class StackCredentials:
 
         engine_ctxt = EngineContext.from_dict(values)
         return engine_ctxt._bind(  # type: ignore[no-any-return]
-            session, self._domain_client(engine_ctxt), False
+            session, self._domain_client(engine_ctxt), False, self.conf
         )
 
     def _domain_client(self, ctxt: Any) -> Callable[[], Any]:

@@ -61,8 +61,10 @@ class KeystoneCloud:
         tmp: pathlib.Path,
         extra: dict[tuple[str, str], Any] | None = None,
     ) -> None:
+        from keel_heat_api import cfn as cfn_api
         from keel_heat_api import opts as api_opts
         from keel_heat_api.app import setup_app
+        from keel_heat_core.rpc.client import EngineClient
 
         self.keystone = keystone
         url = f"sqlite:///{tmp / ('keel_ks_' + uuid.uuid4().hex[:12])}.db"
@@ -83,6 +85,7 @@ class KeystoneCloud:
         self.conf = cfg.ConfigOpts()
         keel_conf.register_opts(self.conf)
         api_opts.register_opts(self.conf)
+        cfn_api.register_opts(self.conf)
         self.conf([], default_config_files=[str(conf_file)])
         plugins.load_plugins(self.conf)
         self.db = Database(url, encryption_key=KEY)
@@ -102,6 +105,18 @@ class KeystoneCloud:
             "native API", setup_app(self.conf), "127.0.0.1", 0
         )
         self.server.start()
+        self.cfn_server = WSGIServer(
+            "CFN API",
+            cfn_api.setup_app(
+                self.conf,
+                rpc=EngineClient(self.conf, transport=self.transport),
+            ),
+            "127.0.0.1",
+            0,
+        )
+        self.cfn_server.start()
+        # signal URLs the engine hands out point at these servers
+        keystone.register_heat_endpoints(self.server.url, self.cfn_server.url)
         self._tokens: dict[str, str] = {}
         self.names: dict[str, str] = {}
 
@@ -218,6 +233,7 @@ class KeystoneCloud:
         wait_for(gone, timeout, f"{stack_id} to be deleted")
 
     def close(self) -> None:
+        self.cfn_server.stop()
         self.server.stop()
         self.engine.stop()
         self.engine.wait()

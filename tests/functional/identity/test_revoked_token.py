@@ -11,9 +11,11 @@ the token's trust, so the test sees which credentials the traversal used.
 from __future__ import annotations
 
 from collections.abc import Iterator
+import json
 from typing import Any
 
 import pytest
+import requests
 from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import session as ks_session
 
@@ -197,3 +199,46 @@ def test_signal_and_update_work_after_the_users_token_is_revoked(
     cloud.wait_deleted(demo, stack_id)
     assert new_users[0]["id"] not in {u["id"] for u in _stack_users(keystone)}
     assert creds_repo.get(cloud.db, rec.user_creds_id) is None
+
+
+
+WAIT = {
+    "HeatTemplateFormatVersion": "2012-12-12",
+    "Resources": {
+        "handle": {"Type": "AWS::CloudFormation::WaitConditionHandle"}
+    },
+    "Outputs": {"url": {"Value": {"Ref": "handle"}}},
+}
+
+
+def test_a_refused_wait_condition_signal_is_a_400_with_heats_text(
+    cloud: KeystoneCloud, keystone: KeystoneServer
+) -> None:
+    """The CFN signal is a synchronous engine call: the handle's refusal
+    (``ResourceFailure``) crosses RPC and is answered as a sender error."""
+    demo = keystone.demo
+    stack_id = cloud.create(demo, "waiter", WAIT, timeout_mins=5)
+    cloud.wait_state(demo, stack_id, ("CREATE_COMPLETE",))
+    url = _outputs(cloud, demo, stack_id)["url"]
+    assert url.startswith(cloud.cfn_server.url.lower() + "/v1/waitcondition/")
+
+    resp = requests.put(url, data=json.dumps({"Status": "BOGUS"}), timeout=30)
+    assert resp.status_code == 400, resp.text
+    assert "<Code>InvalidParameterValue</Code>" in resp.text
+    assert (
+        "<Message>A bad or out-of-range value was supplied:"
+        "ValueError: resources.handle: Metadata format invalid</Message>"
+    ) in resp.text
+
+    good = {"Status": "SUCCESS", "Reason": "up", "UniqueId": "1", "Data": "x"}
+    resp = requests.put(url, data=json.dumps(good), timeout=30)
+    assert resp.status_code == 200, resp.text
+    assert resp.text == "<resource>handle</resource>"
+    status, body = cloud.request(
+        demo, "GET", f"{cloud.path(stack_id)}/resources/handle/metadata"
+    )
+    assert status == 200, body
+    assert body["metadata"]["1"]["Status"] == "SUCCESS"
+    status, _ = cloud.request(demo, "DELETE", cloud.path(stack_id))
+    assert status == 204
+    cloud.wait_deleted(demo, stack_id)
