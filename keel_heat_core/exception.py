@@ -337,16 +337,35 @@ class ResourceFailure(HeatExceptionWithPath):
     :param resource: the resource (``name``, ``action`` and
         ``stack.t.get_section_name``), or None.
     :param action: the action that failed (default: the resource's).
+    :param error: with ``path`` and ``message`` and no
+        ``exception_or_error``: the parts of a failure written by another
+        process (the keyword arguments oslo.messaging rebuilds a remote
+        error from), giving the same text.
     """
 
     def __init__(
         self,
-        exception_or_error: BaseException | str,
-        resource: Any,
+        exception_or_error: BaseException | str | None = None,
+        resource: Any = None,
         action: str | None = None,
+        *,
+        error: str | None = None,
+        path: str | list[Any] | None = None,
+        message: str | None = None,
     ) -> None:
         self.resource = resource
         self.action = action
+        if exception_or_error is None:
+            # rebuilt from HeatExceptionWithPath's formatted keywords
+            self.exc = None
+            parts = [
+                str(x).removesuffix(": ") if isinstance(x, str) else x
+                for x in (error, path)
+            ]
+            super().__init__(
+                error=parts[0] or None, path=parts[1] or None, message=message
+            )
+            return
         if action is None and resource is not None:
             self.action = resource.action
         res_path: list[Any] = []

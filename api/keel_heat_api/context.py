@@ -57,6 +57,9 @@ class ContextMiddleware:
             # The token itself never crosses the bus: the engine gets it
             # sealed with a key only API and engine processes hold.
             ctx.auth_handle = seal_token(self.handle_secret, ctx.auth_token)
+        if self.handle_secret and getattr(ctx, "password", None):
+            # deferred_auth_method = password: stored by the engine
+            ctx.password_handle = seal_token(self.handle_secret, ctx.password)
         environ[ENV_CONTEXT] = ctx
         return self.app(environ, start_response)
 

@@ -56,6 +56,8 @@ _FIXED_409 += "ActionNotComplete"
 _FIXED_400 = "InvalidTemplateAttribute TemplateOutputError "
 _FIXED_400 += "InvalidMergeStrategyForParam ConflictingMergeStrategyForParam "
 _FIXED_400 += "InvalidExternalResourceDependency StackResourceLimitExceeded"
+# a synchronous signal whose handler refused it (engine resource_signal)
+_FIXED_400 += " ResourceFailure"
 
 #: Class name -> status, for names that decide the status themselves.
 STATUS_BY_NAME: dict[str, int] = {}

@@ -126,8 +126,13 @@ class Enforcer:
             wildcard denial, the type itself.
         """
         target = target or {}
-        if not self._check_type(context, type_name, target):
-            raise PolicyDenied("resource_types:" + type_name)
         wildcard = "::".join(type_name.split("::")[:-1] + ["*"])
+        if not self._check_type(context, type_name, target):
+            if not self._check_type(context, wildcard, target):
+                # A pack's per-type rule with the wildcard's default (the
+                # Keystone types): Heat only has the wildcard, whose
+                # denial names the type.
+                raise PolicyDenied(type_name)
+            raise PolicyDenied("resource_types:" + type_name)
         if not self._check_type(context, wildcard, target):
             raise PolicyDenied(type_name)

@@ -11,6 +11,7 @@ from keel_heat_core.service import db_stores
 from keel_heat_core.service.notifications import StackNotifier
 from keel_heat_core.service.plugin_factory import PluginFactory
 from keel_heat_core.service.snapshots import SnapshotFinisher
+from keel_heat_core.service.stack_creds import StackCredentials
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.deps import Caster, Liveness, WorkerDeps
 
@@ -21,6 +22,17 @@ def _opt(conf: cfg.ConfigOpts, name: str, default: Any) -> Any:
     except cfg.NoSuchOptError:
         return default
     return default if value is None else value
+
+
+class _TraversalEnd:
+    """Calls each end-of-traversal handler in turn."""
+
+    def __init__(self, *handlers: Any) -> None:
+        self.handlers = handlers
+
+    def __call__(self, *args: Any) -> None:
+        for handler in self.handlers:
+            handler(*args)
 
 
 class DatabaseBackend:
@@ -48,6 +60,7 @@ class DatabaseBackend:
         self.sync_points = db_stores.DbSyncPointStore(db)
         self.templates = db_stores.DbTemplateStore(db)
         self._services = db_stores.DbServiceStore(db)
+        self.creds = StackCredentials(conf, db)
 
     def worker_deps(
         self, engine_id: str, caster: Caster, liveness: Liveness
@@ -58,7 +71,7 @@ class DatabaseBackend:
             resources=self.resources,
             sync_points=self.sync_points,
             templates=self.templates,
-            plugins=PluginFactory(self.db, self.stacks),
+            plugins=PluginFactory(self.db, self.stacks, creds=self.creds),
             caster=caster,
             liveness=liveness,
             stack_action_timeout=int(
@@ -66,7 +79,10 @@ class DatabaseBackend:
             ),
             notifier=self._notifier(),
             # snapshots: service/snapshots.py
-            on_traversal_end=SnapshotFinisher(self.db, self.templates),
+            on_traversal_end=_TraversalEnd(
+                SnapshotFinisher(self.db, self.templates),
+                self.creds.on_traversal_end,
+            ),
         )
 
     def _notifier(self) -> StackNotifier:
@@ -91,7 +107,7 @@ class DatabaseBackend:
         from keel_heat_core.service.nested import LocalEngineRPC
         from keel_heat_core.service.stack_api import StackAPI
 
-        api = StackAPI(self.conf, self.db, deps, check)
+        api = StackAPI(self.conf, self.db, deps, check, creds=self.creds)
         if isinstance(deps.plugins, PluginFactory):
             deps.plugins.rpc = LocalEngineRPC(api)
         return [EngineEndpoint(api)]

@@ -78,6 +78,8 @@ class PluginFactory:
         stack's project).
     :param clients: the client-plugin factory plugins use, if not the
         context's.
+    :param creds: the stored credentials of stacks: plugins act with the
+        stack's stored context (its trust) built from them.
     """
 
     def __init__(
@@ -86,8 +88,10 @@ class PluginFactory:
         stacks: r.StackStore,
         context: Any = None,
         clients: Any = None,
+        creds: Any = None,
     ) -> None:
         self.db = db
+        self.creds = creds
         self.stacks = stacks
         self.context = context
         #: the engine client nested stacks use (set by the backend)
@@ -105,11 +109,7 @@ class PluginFactory:
         cls = stored.env.get_class_to_instantiate(
             definition.resource_type, row.name
         )
-        context = self.context or RequestContext(
-            project_id=stack.tenant,
-            username=stack.username,
-            overwrite=False,
-        )
+        context = self.context or self._stack_context(stack)
         facade = EngineStackFacade(
             stack,
             stored,
@@ -128,6 +128,16 @@ class PluginFactory:
         res.status_reason = row.status_reason
         res.created_time, res.updated_time = row.created_at, row.updated_at
         return res
+
+
+    def _stack_context(self, stack: r.StackRow) -> Any:
+        if self.creds is not None:
+            return self.creds.stack_context(stack)
+        return RequestContext(
+            project_id=stack.tenant,
+            username=stack.username,
+            overwrite=False,
+        )
 
 
 class _Resolved:

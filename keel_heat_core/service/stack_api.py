@@ -28,7 +28,9 @@ from keel_heat_core.model.definitions import StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
 from keel_heat_core.model.stack_facade import EngineStackFacade
 from keel_heat_core.service import db_stores, views
+from keel_heat_core.service.stack_creds import StackCredentials
 from keel_heat_core.service.stack_validation import ParsedStack, StackValidator
+from keel_heat_core.service.type_discovery import ResourceTypes
 from keel_heat_core.template import validation
 from keel_heat_core.template.protocols import PendingStackView
 from keel_heat_core.template.request_environment import merged_environment
@@ -62,6 +64,7 @@ class StackAPI:
     :param db: the database.
     :param deps: this engine's worker collaborators.
     :param check: this engine's check_resource runner (local cancel).
+    :param creds: the stacks' stored credentials (trusts).
     """
 
     def __init__(
@@ -70,11 +73,14 @@ class StackAPI:
         db: Database,
         deps: WorkerDeps,
         check: CheckResource,
+        creds: StackCredentials | None = None,
     ) -> None:
         self.conf = conf
         self.db = db
         self.deps = deps
         self.check = check
+        self.creds = creds or StackCredentials(conf, db)
+        self.types = ResourceTypes(conf)
 
     # -- loading ------------------------------------------------------------
 
@@ -128,8 +134,13 @@ class StackAPI:
         ident = StackIdentifier(tenant, stack_name, stack_id)
         row = self._pending_row(stack_id, stack_name, tenant)
         parsed = ParsedStack(template, params, files, ident)
+        # plugins validate with the caller's own session (constraints)
+        ctxt = self.creds.request_context(ctxt)
         StackValidator(
-            parsed, lambda p: EngineStackFacade(row, p, ctxt), ctxt
+            parsed,
+            lambda p: EngineStackFacade(row, p, ctxt),
+            ctxt,
+            type_policy=lambda name: self.types.enforce(ctxt, name),
         ).validate()
         return StoredTemplate(template, dict(params or {}), files, ident)
 
@@ -186,6 +197,9 @@ class StackAPI:
             ctxt, stack_name, template, params, files, stack_id
         )
         template_id = self._store_template(stored, files)
+        if owner_id is None and user_creds_id is None:
+            # a root stack: what later work on it authenticates with
+            user_creds_id = self.creds.store(ctxt)
         disable_rollback = args.get("disable_rollback")
         values: dict[str, Any] = {
             "id": stack_id,
@@ -212,6 +226,8 @@ class StackAPI:
         try:
             rec = stack_repo.create(self.db, values, args.get("tags") or ())
         except db_exceptions.StackExists as exc:
+            if owner_id is None:
+                self.creds.delete(values["user_creds_id"])
             raise exception.StackExists(stack_name=stack_name) from exc
         stack = db_stores.stack_row(rec)
         action = r.ADOPT if adopt_data else r.CREATE

@@ -73,6 +73,9 @@ class StackValidator:
     :param context: the request context.
     :param strict: ``False`` for ``POST /validate``: parameter values and
         property values are not checked, only the resource templates.
+    :param type_policy: called with each resource type before the
+        resource is validated (strict mode); raises ``Forbidden`` for a
+        type the caller may not use (``resource_types:<Type>``).
     """
 
     def __init__(
@@ -81,8 +84,10 @@ class StackValidator:
         facade: FacadeFactory,
         context: Any = None,
         strict: bool = True,
+        type_policy: Callable[[str], None] | None = None,
     ) -> None:
         self.parsed = parsed
+        self.type_policy = type_policy
         self.context = context
         self.strict = strict
         self._facade_factory = facade
@@ -170,6 +175,8 @@ class StackValidator:
         self, defn: StackDefinition, rdefn: ResourceDefinition
     ) -> None:
         cls = self._class_for(rdefn)
+        if self.strict and self.type_policy is not None:
+            self.type_policy(rdefn.resource_type)
         if cls is _TemplateResource:
             return
         try:

@@ -32,3 +32,25 @@ def test_error_with_path_keeps_heat_api_message() -> None:
     rebuilt = _round_trip(err)
     assert isinstance(rebuilt, exception.StackValidationFailed)
     assert "boom" in str(rebuilt)
+
+
+class _Resource:
+    name = "up"
+    action = "SIGNAL"
+
+    class stack:  # noqa: N801
+        class t:  # noqa: N801
+            @staticmethod
+            def get_section_name(section: str) -> str:
+                return section
+
+
+def test_resource_failure_is_rebuilt_with_the_same_text() -> None:
+    cause = exception.NotFound("Alarm up could not find scaling group")
+    err = exception.ResourceFailure(cause, _Resource())
+    text = "NotFound: resources.up: Alarm up could not find scaling group"
+    assert str(err) == text
+    rebuilt = _round_trip(err)
+    assert isinstance(rebuilt, exception.ResourceFailure)
+    assert str(rebuilt).splitlines()[0] == text
+    assert str(exception.ResourceFailure(**err.kwargs)) == text

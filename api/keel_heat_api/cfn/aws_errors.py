@@ -224,6 +224,8 @@ _INVALID_PARAMETER = frozenset(
         "NotSupported",
         "InvalidBreakPointHook",
         "PhysicalResourceIDAmbiguity",
+        # a signal refused by its handler (Heat: 500 InternalFailure)
+        "ResourceFailure",
     ]
 )
 _BY_NAME: dict[str, type[AwsError]] = {

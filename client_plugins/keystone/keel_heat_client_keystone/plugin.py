@@ -20,20 +20,45 @@ from keel_heat_client_keystone.lookup import IdentityLookup
 from keel_heat_core.plugin_api import ClientPlugin, exception
 
 
+class KeystoneClient:
+    """openstacksdk's connection plus Heat's stack-domain calls.
+
+    Attributes of the connection (``identity`` …) are the connection's;
+    the stack-domain calls (``create_stack_domain_user`` …) are those of
+    ``context.stack_domain``, the engine's stack-domain admin.
+    """
+
+    def __init__(self, conn: connection.Connection | None, domain: Any) -> None:
+        self.connection = conn
+        self._domain = domain
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._domain is not None and hasattr(self._domain, name):
+            return getattr(self._domain, name)
+        return getattr(self.connection, name)
+
+
 class KeystoneClientPlugin(ClientPlugin):
     """Identity client plugin (Heat's ``keystone`` client)."""
 
     exceptions_module = [ks_exc, sdk_exc, exception]
     service_types = ["identity"]
 
-    def _create(self, version: Any = None) -> connection.Connection:
+    def _create(self, version: Any = None) -> Any:
         session = getattr(self.context, "keystone_session", None)
+        domain = getattr(self.context, "stack_domain", None)
         if session is None:
+            if domain is not None:
+                # stack users need the domain admin only
+                return KeystoneClient(None, domain)
             raise exception.AuthorizationFailure(
                 failure_reason=" The request context has no Keystone session."
             )
         region = getattr(self.context, "region_name", None)
-        return connection.Connection(session=session, region_name=region)
+        conn = connection.Connection(session=session, region_name=region)
+        return conn if domain is None else KeystoneClient(conn, domain)
 
     def _lookup(self) -> IdentityLookup:
         return IdentityLookup(self.client().identity)

@@ -1,0 +1,22 @@
+"""The in-process cloud of :mod:`tests.functional.identity.harness`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from keel_heat_core.testing.keystone import KeystoneServer
+from tests.functional.engine import conftest as _engine_conftest  # noqa: F401
+from tests.functional.identity.harness import KeystoneCloud
+
+
+@pytest.fixture(scope="module")
+def cloud(
+    keystone: KeystoneServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[KeystoneCloud]:
+    running = KeystoneCloud(keystone, tmp_path_factory.mktemp("kscloud"))
+    try:
+        yield running
+    finally:
+        running.close()

@@ -1,0 +1,126 @@
+"""Stacks created through the API store a trust; the engine acts with it.
+
+HTTP with a Keystone token → keystonemiddleware → the native API → RPC →
+the engine → SQLite, against the real Keystone fixture.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from keel_heat_core.db import models
+from keel_heat_core.db import stack as stack_repo
+from keel_heat_core.testing.keystone import KeystoneServer
+from tests.functional.identity.harness import KeystoneCloud, wait_for
+
+pytestmark = pytest.mark.keystone
+
+NONE = {
+    "heat_template_version": "2018-08-31",
+    "resources": {"a": {"type": "OS::Heat::None"}},
+}
+
+
+def _trusts_of(keystone: KeystoneServer, user_id: str) -> list[dict[str, Any]]:
+    sess = keystone.admin_session()
+    found = sess.get(
+        f"{keystone.v3_url}/OS-TRUST/trusts",
+        params={"trustor_user_id": user_id},
+    ).json()["trusts"]
+    return list(found)
+
+
+def _create(cloud: KeystoneCloud, user: Any, name: str, tmpl: Any) -> str:
+    return cloud.create(user, name, tmpl, timeout_mins=5)
+
+
+def _raw_creds(cloud: KeystoneCloud, creds_id: int) -> Any:
+    with cloud.db.transaction() as session:
+        return session.execute(
+            sa.select(
+                models.UserCreds.trust_id,
+                models.UserCreds.trustor_user_id,
+                models.UserCreds.decrypt_method,
+                models.UserCreds.tenant_id,
+                models.UserCreds.username,
+                models.UserCreds.password,
+            ).where(models.UserCreds.id == creds_id)
+        ).one_or_none()
+
+
+def test_create_stores_a_trust_and_delete_removes_it(
+    cloud: KeystoneCloud, keystone: KeystoneServer
+) -> None:
+    demo = keystone.demo
+    before = {t["id"] for t in _trusts_of(keystone, demo.user_id)}
+    stack_id = _create(cloud, demo, "trusted", NONE)
+    cloud.wait_state(demo, stack_id, ("CREATE_COMPLETE",))
+
+    rec = stack_repo.get(cloud.db, stack_id)
+    assert rec is not None and rec.user_creds_id is not None
+    raw = _raw_creds(cloud, rec.user_creds_id)
+    new = [
+        t
+        for t in _trusts_of(keystone, demo.user_id)
+        if t["id"] not in before
+    ]
+    assert len(new) == 1
+    trust = new[0]
+    # Heat's format: the trust id encrypted, the trustor in clear
+    assert raw.decrypt_method == "cryptography_decrypt_v1"
+    assert raw.trust_id and trust["id"] not in raw.trust_id
+    assert cloud.db.decrypt(raw.decrypt_method, raw.trust_id) == trust["id"]
+    assert raw.trustor_user_id == demo.user_id
+    assert raw.tenant_id == demo.project_id
+    assert raw.username is None and raw.password is None
+    assert trust["trustee_user_id"] == keystone.heat.user_id
+    assert trust["project_id"] == demo.project_id
+    assert trust["impersonation"] is True
+    details = keystone.admin_session().get(
+        f"{keystone.v3_url}/OS-TRUST/trusts/{trust['id']}/roles"
+    ).json()["roles"]
+    # trusts_delegated_roles is empty: the caller's roles
+    assert {"member", "heat_stack_owner"} <= {r["name"] for r in details}
+
+    status, body = cloud.request(demo, "DELETE", cloud.path(stack_id))
+    assert status == 204, body
+
+    def gone() -> bool:
+        ids = {t["id"] for t in _trusts_of(keystone, demo.user_id)}
+        return trust["id"] not in ids
+
+    wait_for(gone, 60, "the trust to be deleted")
+    assert _raw_creds(cloud, rec.user_creds_id) is None
+
+
+def test_delegated_roles_option_limits_the_trust(
+    keystone: KeystoneServer, tmp_path: Any
+) -> None:
+    cloud = KeystoneCloud(
+        keystone,
+        tmp_path,
+        {("DEFAULT", "trusts_delegated_roles"): "heat_stack_owner"},
+    )
+    try:
+        demo = keystone.demo
+        before = {t["id"] for t in _trusts_of(keystone, demo.user_id)}
+        stack_id = _create(cloud, demo, "limited", NONE)
+        cloud.wait_state(demo, stack_id, ("CREATE_COMPLETE",))
+        new = [
+            t
+            for t in _trusts_of(keystone, demo.user_id)
+            if t["id"] not in before
+        ]
+        assert len(new) == 1
+        roles = keystone.admin_session().get(
+            f"{keystone.v3_url}/OS-TRUST/trusts/{new[0]['id']}/roles"
+        ).json()["roles"]
+        assert [r["name"] for r in roles] == ["heat_stack_owner"]
+        status, _ = cloud.request(demo, "DELETE", cloud.path(stack_id))
+        assert status == 204
+        cloud.wait_deleted(demo, stack_id)
+    finally:
+        cloud.close()
