@@ -8,6 +8,7 @@ from typing import Any
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.definitions import StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
+from keel_heat_core.template.registry import overrides_for
 
 
 class _NoClients:
@@ -113,4 +114,19 @@ class EngineStackFacade:
     ) -> dict[str, Any]:
         env = self._stored.env.user_env_as_dict()
         env["parameters"] = dict(user_params or {})
+        # the child sees only the overrides (hooks...) of its resource
+        registry = env.get("resource_registry")
+        if isinstance(registry, dict) and isinstance(
+            registry.get("resources"), dict
+        ):
+            env["resource_registry"] = dict(
+                registry,
+                resources={
+                    name: entry
+                    for name, entry in overrides_for(
+                        registry["resources"], child_resource_name
+                    ).items()
+                    if isinstance(entry, dict)  # not the parent's own hooks
+                },
+            )
         return env

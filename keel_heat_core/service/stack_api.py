@@ -32,7 +32,7 @@ from keel_heat_core.service.stack_validation import ParsedStack, StackValidator
 from keel_heat_core.template import validation
 from keel_heat_core.template.protocols import PendingStackView
 from keel_heat_core.template.request_environment import merged_environment
-from keel_heat_core.worker import stack_state
+from keel_heat_core.worker import hooks, stack_state
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.converge import converge_stack, rollback
 from keel_heat_core.worker.deps import WorkerDeps
@@ -388,7 +388,7 @@ class StackAPI:
                 "action": row.action,
                 "status": row.status,
                 "metadata": row.rsrc_metadata or {},
-                "resource_data": dict(data or {}),
+                "resource_data": hooks.user_data(data or {}),
             }
         return {
             "name": stack.name,

@@ -33,7 +33,7 @@ from keel_heat_core.convergence.sync_point import (
     present,
 )
 from keel_heat_core.model import rows as r
-from keel_heat_core.worker import stack_state
+from keel_heat_core.worker import hooks, stack_state
 from keel_heat_core.worker.deps import WorkerDeps
 
 LOG = logging.getLogger(__name__)
@@ -129,6 +129,13 @@ class Resumer:
         )  # fmt: skip
         return True
 
+    def _parked(self, stack: Any, row: Any) -> bool:
+        """The node waits at a hook for a signal (``worker/hooks.py``)."""
+        read = getattr(self.deps.resources, "resource_data", None)
+        if row is None or read is None:
+            return False
+        return hooks.is_parked(read(row.id), stack.current_traversal)
+
     def _is_alive(self, engine_id: str, alive: dict[str, bool]) -> bool:
         """The listener probe, asked once per engine in a pass."""
         if engine_id not in alive:
@@ -176,7 +183,7 @@ class Resumer:
                         continue  # running here
                 elif self._is_alive(holder, alive):
                     continue
-            elif not stalled:
+            elif not stalled or self._parked(stack, row):
                 continue
             point = by_key.get((entity_id_of(node), node.is_update))
             data = {"input_data": dict(point.input_data) if point else {}}
