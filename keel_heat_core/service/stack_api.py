@@ -21,6 +21,7 @@ from keel_heat_core.db import exceptions as db_exceptions
 from keel_heat_core.db import raw_template as template_repo
 from keel_heat_core.db import resource as resource_repo
 from keel_heat_core.db import stack as stack_repo
+from keel_heat_core.db import stack_tag as stack_tag_repo
 from keel_heat_core.db.database import Database
 from keel_heat_core.db.scope import ADMIN, Scope
 from keel_heat_core.model import rows as r
@@ -271,6 +272,10 @@ class StackAPI:
             values["disable_rollback"] = bool(args["disable_rollback"])
         if "timeout_mins" in args:
             values["timeout"] = args["timeout_mins"]
+        # PUT replaces the tags (none given: none left), PATCH keeps them
+        # unless given, as Heat does
+        if args.get("tags") is not None or not args.get("existing"):
+            stack_tag_repo.set_tags(self.db, stack.id, args.get("tags") or ())
         converge_stack(self.deps, ctxt, stack, template_id, r.UPDATE, **values)
         return views.identity(stack)
 
