@@ -33,7 +33,7 @@ from keel_heat_core.model.identifier import StackIdentifier
 from keel_heat_core.model.stack_facade import EngineStackFacade
 from keel_heat_core.plugin_api import Resource
 from keel_heat_core.plugin_api.stack_resource import StackResource
-from keel_heat_core.service import db_stores, views
+from keel_heat_core.service import db_stores, preview_nested, views
 from keel_heat_core.service.stack_api import StackAPI, scope_of
 from keel_heat_core.service.stack_validation import is_template_resource
 from keel_heat_core.service.type_discovery import ResourceTypes
@@ -460,11 +460,11 @@ class ValidatePreview:
         for key in ("stack_action", "stack_status", "stack_status_reason"):
             out.pop(key, None)
         values, _errors = validation.resolve_outputs(preview.defn)
-        required_by = preview.required_by()
-        out["resources"] = [
-            preview.resource_view(name, required_by.get(name, []))
-            for name in preview.stored
-        ]
+        out["resources"] = preview_nested.resource_views(
+            preview,
+            lambda c, n, s: _Preview(c, n, s, strict=True, types=self.types),
+            int(getattr(self.api.conf, "max_nested_stack_depth", 5) or 5),
+        )
         out["outputs"] = [
             {
                 "output_key": key,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from tests.functional.hooks.client import Stacks
+from tests.functional.features.client import Stacks
 from tests.functional.software.harness import Cloud, wait_for
 
 PLAIN = yaml.safe_load(

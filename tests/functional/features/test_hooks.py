@@ -19,7 +19,7 @@ import yaml
 
 from keel_heat_core.service.db_backend import DatabaseBackend
 from keel_heat_core.service.engine import EngineService
-from tests.functional.hooks.client import Stacks
+from tests.functional.features.client import Stacks
 from tests.functional.software.harness import Cloud, wait_for
 
 CHAIN = {
