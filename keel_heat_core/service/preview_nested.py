@@ -42,7 +42,7 @@ def resource_views(
     return out
 
 
-def _instance(preview: Any, name: str) -> Any:
+def instance(preview: Any, name: str) -> Any:
     """The resource object; template resources are built here (the
     validation only reads their template)."""
     res = preview.resources.get(name)
@@ -59,7 +59,7 @@ def _instance(preview: Any, name: str) -> Any:
 
 
 def _child(preview: Any, name: str, make: MakePreview) -> Any:
-    res = _instance(preview, name)
+    res = instance(preview, name)
     child_template = getattr(res, "child_template", None)
     child_params = getattr(res, "child_params", None)
     if not callable(child_template) or not callable(child_params):

@@ -566,7 +566,9 @@ def _current_view(
 def _nested_parameters(preview: _Preview) -> dict[str, Any]:
     """``NestedParameters``: the parameters of each child template."""
     result: dict[str, Any] = {}
-    for name, res in preview.resources.items():
+    for name in preview.stored:
+        # template resources too (the validation only read their template)
+        res = preview_nested.instance(preview, name)
         child = getattr(res, "child_template", None)
         if not callable(child):
             continue
