@@ -129,8 +129,9 @@ class StackAPI:
         ident = StackIdentifier(tenant, stack_name, stack_id)
         row = self._pending_row(stack_id, stack_name, tenant)
         parsed = ParsedStack(template, params, files, ident)
+        rpc = getattr(self.deps.plugins, "rpc", None)  # OS::Heat::Stack
         StackValidator(
-            parsed, lambda p: EngineStackFacade(row, p, ctxt), ctxt
+            parsed, lambda p: EngineStackFacade(row, p, ctxt, rpc=rpc), ctxt
         ).validate()
         return StoredTemplate(template, dict(params or {}), files, ident)
 
