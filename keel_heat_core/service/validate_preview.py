@@ -111,6 +111,7 @@ class _Preview:
         strict: bool,
         stack_id: str | None = None,
         types: ResourceTypes | None = None,
+        rpc: Any = None,
     ) -> None:
         self.ctxt = ctxt
         self.types = types
@@ -118,7 +119,8 @@ class _Preview:
         self.strict = strict
         tenant = getattr(ctxt, "project_id", None) or ""
         self.row = _row(name, tenant, stack_id)
-        self.facade = EngineStackFacade(self.row, stored, ctxt)
+        # the engine client serves OS::Heat::Stack of this region
+        self.facade = EngineStackFacade(self.row, stored, ctxt, rpc=rpc)
         self.facade.strict_validate = strict
         self.defn = stored.stack_definition(
             PendingStackView(attribute_names=self._attribute_names)
@@ -421,6 +423,7 @@ class ValidatePreview:
             strict=True,
             stack_id=stack_id,
             types=self.types,
+            rpc=getattr(self.api.deps.plugins, "rpc", None),
         )
         preview.validate()
         return preview
@@ -462,7 +465,14 @@ class ValidatePreview:
         values, _errors = validation.resolve_outputs(preview.defn)
         out["resources"] = preview_nested.resource_views(
             preview,
-            lambda c, n, s: _Preview(c, n, s, strict=True, types=self.types),
+            lambda c, n, s: _Preview(
+                c,
+                n,
+                s,
+                strict=True,
+                types=self.types,
+                rpc=preview.facade.rpc_client(),
+            ),
             int(getattr(self.api.conf, "max_nested_stack_depth", 5) or 5),
         )
         out["outputs"] = [

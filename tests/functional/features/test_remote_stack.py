@@ -149,3 +149,22 @@ def test_invalid_remote_template_is_refused(cloud: Cloud, stacks: Stacks):
         '"RegionOne" due to "ERROR: The template section is invalid: '
         'resource"'
     )
+
+
+def test_preview_validates_the_remote_template(cloud: Cloud, stacks: Stacks):
+    body = {
+        "stack_name": "remote-preview",
+        "template": TEMPLATE,
+        "files": {"remote_stack.yaml": REMOTE},
+    }
+    status, answer = cloud.request("POST", "/stacks/preview", body)
+    assert status == 200, answer
+    [res] = answer["stack"]["resources"]
+    assert (res["resource_name"], res["resource_type"]) == (
+        "my_stack",
+        "OS::Heat::Stack",
+    )
+    body["files"] = {"remote_stack.yaml": REMOTE.replace("resources", "x")}
+    status, answer = cloud.request("POST", "/stacks/preview", body)
+    assert status == 400, answer
+    assert "The template section is invalid: x" in answer["error"]["message"]
