@@ -120,6 +120,12 @@ class TemplateResource:
         rdefn = self.stored._pending.resource_definitions()[self.name]
         return str(rdefn.deletion_policy())
 
+    @property
+    def external_id(self) -> Any:
+        """The physical id the resource adopts (``external_id``), or None."""
+        rdefn = self.stored._pending.resource_definitions()[self.name]
+        return rdefn.external_id()
+
 
 class BoundDefinition:
     """A template ResourceDefinition as plugin_api's Resource expects it

@@ -8,16 +8,29 @@ from typing import Any
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.definitions import StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
+from keel_heat_core.template.registry import overrides_for
 
 
 class _NoClients:
-    """Engine-internal types need no service client."""
+    """Engine-internal types need no service client; the ``heat`` client
+    of this cloud's own region is served by the engine itself when its
+    RPC client offers one (``service/local_heat.py``)."""
+
+    def __init__(self, rpc: Any = None, context: Any = None) -> None:
+        self._rpc = rpc
+        self._context = context
+
+    def _local(self, name: str | None, kind: str) -> Any:
+        make = getattr(self._rpc, f"heat_{kind}", None)
+        if name == "heat" and callable(make):
+            return make(self._context)
+        raise RuntimeError(f"No client plugin {name!r} is available")
 
     def client(self, name: str | None, version: Any = None) -> Any:
-        raise RuntimeError(f"No client plugin {name!r} is available")
+        return self._local(name, "client")
 
     def client_plugin(self, name: str | None) -> Any:
-        raise RuntimeError(f"No client plugin {name!r} is available")
+        return self._local(name, "client_plugin")
 
 
 class EngineStackFacade:
@@ -54,7 +67,9 @@ class EngineStackFacade:
         self._stacks = stacks
         self.context = context
         self.clients = (
-            clients or getattr(context, "clients", None) or (_NoClients())
+            clients
+            or getattr(context, "clients", None)
+            or (_NoClients(rpc, context))
         )
         self.id = row.id
         self.name = row.name
@@ -74,6 +89,19 @@ class EngineStackFacade:
 
     def timeout_secs(self) -> int | None:
         return None if self.timeout_mins is None else self.timeout_mins * 60
+
+    def clients_for_region(self, region: str) -> Any:
+        """The clients of another region (``OS::Heat::Stack``): only the
+        engine's own region (``[DEFAULT] region_name_for_services``) is
+        reachable; another region answers keystoneauth's
+        endpoint-not-found text."""
+        own = getattr(self._rpc, "region_name", None)
+        if own is not None and region == own:
+            return self.clients
+        raise RuntimeError(
+            f"public endpoint for orchestration service in {region} "
+            "region not found"
+        )
 
     def rpc_client(self) -> Any:
         return self._rpc
@@ -113,4 +141,19 @@ class EngineStackFacade:
     ) -> dict[str, Any]:
         env = self._stored.env.user_env_as_dict()
         env["parameters"] = dict(user_params or {})
+        # the child sees only the overrides (hooks...) of its resource
+        registry = env.get("resource_registry")
+        if isinstance(registry, dict) and isinstance(
+            registry.get("resources"), dict
+        ):
+            env["resource_registry"] = dict(
+                registry,
+                resources={
+                    name: entry
+                    for name, entry in overrides_for(
+                        registry["resources"], child_resource_name
+                    ).items()
+                    if isinstance(entry, dict)  # not the parent's own hooks
+                },
+            )
         return env

@@ -21,6 +21,7 @@ from keel_heat_core.db import exceptions as db_exceptions
 from keel_heat_core.db import raw_template as template_repo
 from keel_heat_core.db import records, tuple_keys
 from keel_heat_core.db import resource as resource_repo
+from keel_heat_core.db import resource_data as data_repo
 from keel_heat_core.db import resource_properties_data as rpd_repo
 from keel_heat_core.db import service as service_repo
 from keel_heat_core.db import stack as stack_repo
@@ -218,6 +219,11 @@ class DbResourceStore:
 
     def add_event(self, event: r.EventRecord) -> None:
         event_repo.create_many(self.db, [dataclasses.asdict(event)])
+
+    def resource_data(self, resource_id: int) -> dict[str, str]:
+        """The row's ``resource_data`` items (hook markers, for resume)."""
+        values = data_repo.get_all(self.db, resource_id)
+        return {k: v for k, v in values.items() if v is not None}
 
     def cas_update(
         self,

@@ -139,7 +139,10 @@ class StackReads:
 
     def list_stacks(self, ctxt: Any, **kwargs: Any) -> list[dict[str, Any]]:
         recs = stack_repo.list_stacks(
-            self.api.db, scope_of(ctxt), **_list_args(kwargs)
+            self.api.db,
+            scope_of(ctxt),
+            hidden_tags=self._hidden_tags(),
+            **_list_args(kwargs),
         )
         return [
             views.stack_summary(db_stores.stack_row(rec), rec.tags)
@@ -150,7 +153,19 @@ class StackReads:
         args = _list_args(kwargs)
         for key in ("limit", "marker", "sort_keys", "sort_dir"):
             args.pop(key, None)
-        return int(stack_repo.count(self.api.db, scope_of(ctxt), **args))
+        return int(
+            stack_repo.count(
+                self.api.db,
+                scope_of(ctxt),
+                hidden_tags=self._hidden_tags(),
+                **args,
+            )
+        )
+
+    def _hidden_tags(self) -> list[str]:
+        """``[DEFAULT] hidden_stack_tags``: such stacks are listed only
+        with ``show_hidden``."""
+        return list(getattr(self.api.conf, "hidden_stack_tags", None) or [])
 
     def identify_stack(self, ctxt: Any, stack_name: str) -> dict[str, str]:
         scope = scope_of(ctxt)

@@ -39,7 +39,7 @@ from keel_heat_core.convergence.sync_point import (
     present,
 )
 from keel_heat_core.model import rows as r
-from keel_heat_core.worker import stack_state
+from keel_heat_core.worker import hooks, stack_state
 from keel_heat_core.worker.deps import WorkerDeps
 
 LOG = logging.getLogger(__name__)
@@ -173,6 +173,13 @@ class Resumer:
         ids = {int(node.entity_id)} | ({row.id} if row is not None else set())
         return any(self._working_on(i) for i in ids)
 
+    def _parked(self, stack: Any, row: Any) -> bool:
+        """The node waits at a hook for a signal (``worker/hooks.py``)."""
+        read = getattr(self.deps.resources, "resource_data", None)
+        if row is None or read is None:
+            return False
+        return hooks.is_parked(read(row.id), stack.current_traversal)
+
     def _is_alive(self, engine_id: str, alive: dict[str, bool]) -> bool:
         """The listener probe, asked once per engine in a pass."""
         if engine_id not in alive:
@@ -220,8 +227,12 @@ class Resumer:
                         continue  # running here
                 elif self._is_alive(holder, alive):
                     continue
-            elif not stalled or self._runs_here(node, row):
-                continue  # progress, or its node is just slow here
+            elif (
+                not stalled
+                or self._runs_here(node, row)
+                or self._parked(stack, row)
+            ):
+                continue  # progress, slow here, or parked at a hook
             point = by_key.get((entity_id_of(node), node.is_update))
             data = {"input_data": dict(point.input_data) if point else {}}
             target = row.id if row is not None else node.entity_id
