@@ -116,6 +116,12 @@ class TemplateResource:
         return self.stored.dep_attrs(self.name)
 
     @property
+    def description(self) -> str:
+        """The resource's ``description`` in the template (or "")."""
+        rdefn = self.stored._pending.resource_definitions()[self.name]
+        return str(rdefn.description or "")
+
+    @property
     def deletion_policy(self) -> str:
         rdefn = self.stored._pending.resource_definitions()[self.name]
         return str(rdefn.deletion_policy())

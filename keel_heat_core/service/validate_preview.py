@@ -570,7 +570,9 @@ def _current_view(
     if rec is None:
         return fallback
     row = db_stores.resource_row(rec)
-    return views.resource(stack, row, fallback["resource_type"])
+    return views.resource(
+        stack, row, fallback["resource_type"], description=""
+    )
 
 
 def _nested_parameters(preview: _Preview) -> dict[str, Any]:
