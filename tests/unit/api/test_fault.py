@@ -48,7 +48,7 @@ def test_heat_exception_statuses(code: int) -> None:
 
 
 def test_unmapped_heat_exceptions_are_500_with_message() -> None:
-    remote = messaging.RemoteError("ResourceFailure", "boom", [])
+    remote = messaging.RemoteError("ResourceUnknownStatus", "boom", [])
     body = fault.error_body(remote)
     assert body["code"] == 500
     assert body["error"]["message"] == "boom"
