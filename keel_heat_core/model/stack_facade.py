@@ -11,26 +11,65 @@ from keel_heat_core.model.identifier import StackIdentifier
 from keel_heat_core.template.registry import overrides_for
 
 
-class _NoClients:
-    """Engine-internal types need no service client; the ``heat`` client
-    of this cloud's own region is served by the engine itself when its
-    RPC client offers one (``service/local_heat.py``)."""
+class _EngineClients:
+    """The context's client plugins (none for engine-internal types), with
+    the ``heat`` client of this cloud's own region served by the engine
+    itself when its RPC client offers one (``service/local_heat.py``).
 
-    def __init__(self, rpc: Any = None, context: Any = None) -> None:
+    ``client_plugin("heat")`` stays the context's plugin (endpoint URLs of
+    signal handles) and also knows the local client's not-found errors.
+    """
+
+    def __init__(self, base: Any, rpc: Any = None, context: Any = None):
+        self._base = base
         self._rpc = rpc
         self._context = context
 
-    def _local(self, name: str | None, kind: str) -> Any:
+    def _local(self, kind: str) -> Any:
         make = getattr(self._rpc, f"heat_{kind}", None)
-        if name == "heat" and callable(make):
-            return make(self._context)
-        raise RuntimeError(f"No client plugin {name!r} is available")
+        return make(self._context) if callable(make) else None
+
+    def _missing(self, name: str | None) -> RuntimeError:
+        return RuntimeError(f"No client plugin {name!r} is available")
 
     def client(self, name: str | None, version: Any = None) -> Any:
-        return self._local(name, "client")
+        if name == "heat":
+            local = self._local("client")
+            if local is not None:
+                return local
+        if self._base is None:
+            raise self._missing(name)
+        return self._base.client(name, version)
 
     def client_plugin(self, name: str | None) -> Any:
-        return self._local(name, "client_plugin")
+        local = self._local("client_plugin") if name == "heat" else None
+        if self._base is None:
+            if local is None:
+                raise self._missing(name)
+            return local
+        plugin = self._base.client_plugin(name)
+        return plugin if local is None else _HeatPlugin(plugin, local)
+
+
+class _HeatPlugin:
+    """The context's ``heat`` plugin; not-found checks also cover the
+    engine-served client's errors."""
+
+    def __init__(self, plugin: Any, local: Any) -> None:
+        self._plugin = plugin
+        self._local = local
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._plugin, name)
+
+    def is_not_found(self, exc: BaseException) -> bool:
+        return bool(
+            self._local.is_not_found(exc) or self._plugin.is_not_found(exc)
+        )
+
+    def ignore_not_found(self, exc: BaseException) -> None:
+        if not self.is_not_found(exc):
+            raise exc
 
 
 class EngineStackFacade:
@@ -66,10 +105,8 @@ class EngineStackFacade:
         self._rpc = rpc
         self._stacks = stacks
         self.context = context
-        self.clients = (
-            clients
-            or getattr(context, "clients", None)
-            or (_NoClients(rpc, context))
+        self.clients = _EngineClients(
+            clients or getattr(context, "clients", None), rpc, context
         )
         self.id = row.id
         self.name = row.name
