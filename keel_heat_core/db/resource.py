@@ -94,6 +94,20 @@ def create(db: Database, values: Mapping[str, Any]) -> records.ResourceRecord:
     return found
 
 
+@retry_on_db_error
+def create_many(
+    db: Database, values: Sequence[Mapping[str, Any]]
+) -> list[int]:
+    """Insert resource rows in one transaction; their ids, in order."""
+    for one in values:
+        _check_columns(one)
+    with db.transaction() as session:
+        rows = [models.Resource(**one) for one in values]
+        session.add_all(rows)
+        session.flush()
+        return [row.id for row in rows]
+
+
 def get(db: Database, resource_id: int) -> records.ResourceRecord | None:
     """A resource by row id, or ``None``."""
     rows = _fetch(db, _select().where(models.Resource.id == resource_id))

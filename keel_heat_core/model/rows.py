@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 INIT, CREATE, UPDATE, DELETE, ROLLBACK = (
@@ -146,6 +146,9 @@ class ResourceStore(Protocol):
 
     def insert_resource(self, row: ResourceRow) -> int:
         """Insert a row; returns its new id."""
+
+    def insert_resources(self, rows: Iterable[ResourceRow]) -> list[int]:
+        """Insert rows in one batch; returns their new ids, in order."""
 
     def insert_replacement(
         self, old_id: int, atomic_key: int | None, row: ResourceRow

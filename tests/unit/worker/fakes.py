@@ -9,7 +9,7 @@ import itertools
 import random
 import threading
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from keel_heat_core.convergence.memory_store import MemorySyncPointStore
@@ -77,6 +77,9 @@ class Stores:
             row = dataclasses.replace(row, id=next(self.ids))
             self.resources[row.id] = row
             return row.id
+
+    def insert_resources(self, rows: Iterable[r.ResourceRow]) -> list[int]:
+        return [self.insert_resource(row) for row in rows]
 
     def insert_replacement(
         self, old_id: int, atomic_key: int | None, row: r.ResourceRow
