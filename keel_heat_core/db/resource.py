@@ -28,6 +28,7 @@ from sqlalchemy import delete, select
 from sqlalchemy import update as sa_update
 from sqlalchemy.orm import Session, aliased
 
+from keel_heat_core.db import event as event_repo
 from keel_heat_core.db import exceptions, models, raw_template, records
 from keel_heat_core.db import resource_properties_data as rpd
 from keel_heat_core.db.database import Database, retry_on_db_error
@@ -273,11 +274,12 @@ def update_with_properties(
     encrypted: bool,
     atomic_key: int | None,
     expected_engine_id: str | None = None,
+    events: Sequence[Mapping[str, Any]] = (),
 ) -> bool:
-    """:func:`update` that also stores new property values, in one
-    transaction: the rpd row is inserted and referenced by
-    ``rsrc_prop_data_id``, and rolled back with the write when the
-    compare-and-swap misses.
+    """:func:`update` that also stores new property values and events, in
+    one transaction: the rpd row is inserted and referenced by
+    ``rsrc_prop_data_id``, the events (``event`` column values) inserted,
+    and all of it rolled back when the compare-and-swap misses.
     """
     try:
         with db.transaction() as session:
@@ -289,6 +291,8 @@ def update_with_properties(
                 session, resource_id, columns, atomic_key, expected_engine_id
             ):
                 raise _Missed()
+            if events:
+                event_repo.add_in_session(session, events)
     except _Missed:
         return False
     return True

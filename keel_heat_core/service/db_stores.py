@@ -13,7 +13,7 @@ import dataclasses
 import datetime
 import json
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from keel_heat_core.convergence.store import SyncPointRow
@@ -260,8 +260,9 @@ class DbResourceStore:
         expected_engine_id: str | None,
         expected_atomic_key: int | None,
         values: Mapping[str, Any],
+        events: Sequence[r.EventRecord] = (),
     ) -> bool:
-        if "properties" not in values:
+        if "properties" not in values and not events:
             return resource_repo.update(
                 self.db,
                 resource_id,
@@ -269,9 +270,9 @@ class DbResourceStore:
                 expected_atomic_key,
                 expected_engine_id,
             )
-        # the new rpd row goes in the same transaction as the CAS
+        # the new rpd row and the events go in the transaction of the CAS
         rest = dict(values)
-        properties = rest.pop("properties")
+        properties = rest.pop("properties", None)
         return resource_repo.update_with_properties(
             self.db,
             resource_id,
@@ -280,6 +281,7 @@ class DbResourceStore:
             self.encrypt_properties,
             expected_atomic_key,
             expected_engine_id,
+            [dataclasses.asdict(e) for e in events],
         )
 
     def read_lock(self, resource_id: int) -> LockState | None:

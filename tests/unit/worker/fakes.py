@@ -9,7 +9,7 @@ import itertools
 import random
 import threading
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from keel_heat_core.convergence.memory_store import MemorySyncPointStore
@@ -121,6 +121,7 @@ class Stores:
         expected_engine_id: str | None,
         expected_atomic_key: int | None,
         values: Mapping[str, Any],
+        events: Sequence[r.EventRecord] = (),
     ) -> bool:
         with self.lock:
             row = self.resources.get(resource_id)
@@ -134,6 +135,7 @@ class Stores:
             for key, value in values.items():
                 setattr(row, key, copy.deepcopy(value))
             row.atomic_key = (row.atomic_key or 0) + 1
+            self.events.extend(events)
             return True
 
     def read_lock(self, resource_id: int) -> LockState | None:
