@@ -55,6 +55,11 @@ def _select() -> Any:
             _ATTRS.data,
             _ATTRS.encrypted,
         )
+        # explicit left side: left to itself, the ORM picks it among the
+        # selected entities, and a worker once failed every read with
+        # "Can't determine which FROM clause to join from" (fault suite,
+        # PostgreSQL, under load)
+        .select_from(res)
         .outerjoin(_PROPS, res.rsrc_prop_data_id == _PROPS.id)
         .outerjoin(_ATTRS, res.attr_data_id == _ATTRS.id)
     )
