@@ -133,15 +133,27 @@ def create_many(
 
     :param max_events_per_stack: 0 disables purging.
     """
-    rows = [_prepare(values) for values in events]
     with db.transaction() as session:
-        if max_events_per_stack:
-            for stack_id in {r.stack_id for r in rows}:
-                if 2.0 / purge_batch_size <= random.uniform(0, 1):
-                    continue
-                if _count(session, stack_id) >= max_events_per_stack:
-                    _purge(session, stack_id, purge_batch_size)
-        session.add_all(rows)
+        return add_in_session(
+            session, events, max_events_per_stack, purge_batch_size
+        )
+
+
+def add_in_session(
+    session: Session,
+    events: Sequence[Mapping[str, Any]],
+    max_events_per_stack: int = 0,
+    purge_batch_size: int = 200,
+) -> list[str]:
+    """:func:`create_many` inside the caller's transaction."""
+    rows = [_prepare(values) for values in events]
+    if max_events_per_stack:
+        for stack_id in {r.stack_id for r in rows}:
+            if 2.0 / purge_batch_size <= random.uniform(0, 1):
+                continue
+            if _count(session, stack_id) >= max_events_per_stack:
+                _purge(session, stack_id, purge_batch_size)
+    session.add_all(rows)
     return [str(r.uuid) for r in rows]
 
 

@@ -28,6 +28,7 @@ from sqlalchemy import delete, select
 from sqlalchemy import update as sa_update
 from sqlalchemy.orm import Session, aliased
 
+from keel_heat_core.db import event as event_repo
 from keel_heat_core.db import exceptions, models, raw_template, records
 from keel_heat_core.db import resource_properties_data as rpd
 from keel_heat_core.db.database import Database, retry_on_db_error
@@ -54,6 +55,11 @@ def _select() -> Any:
             _ATTRS.data,
             _ATTRS.encrypted,
         )
+        # explicit left side: left to itself, the ORM picks it among the
+        # selected entities, and a worker once failed every read with
+        # "Can't determine which FROM clause to join from" (fault suite,
+        # PostgreSQL, under load)
+        .select_from(res)
         .outerjoin(_PROPS, res.rsrc_prop_data_id == _PROPS.id)
         .outerjoin(_ATTRS, res.attr_data_id == _ATTRS.id)
     )
@@ -92,6 +98,20 @@ def create(db: Database, values: Mapping[str, Any]) -> records.ResourceRecord:
     found = get(db, new_id)
     assert found is not None
     return found
+
+
+@retry_on_db_error
+def create_many(
+    db: Database, values: Sequence[Mapping[str, Any]]
+) -> list[int]:
+    """Insert resource rows in one transaction; their ids, in order."""
+    for one in values:
+        _check_columns(one)
+    with db.transaction() as session:
+        rows = [models.Resource(**one) for one in values]
+        session.add_all(rows)
+        session.flush()
+        return [row.id for row in rows]
 
 
 def get(db: Database, resource_id: int) -> records.ResourceRecord | None:
@@ -259,11 +279,12 @@ def update_with_properties(
     encrypted: bool,
     atomic_key: int | None,
     expected_engine_id: str | None = None,
+    events: Sequence[Mapping[str, Any]] = (),
 ) -> bool:
-    """:func:`update` that also stores new property values, in one
-    transaction: the rpd row is inserted and referenced by
-    ``rsrc_prop_data_id``, and rolled back with the write when the
-    compare-and-swap misses.
+    """:func:`update` that also stores new property values and events, in
+    one transaction: the rpd row is inserted and referenced by
+    ``rsrc_prop_data_id``, the events (``event`` column values) inserted,
+    and all of it rolled back when the compare-and-swap misses.
     """
     try:
         with db.transaction() as session:
@@ -275,6 +296,8 @@ def update_with_properties(
                 session, resource_id, columns, atomic_key, expected_engine_id
             ):
                 raise _Missed()
+            if events:
+                event_repo.add_in_session(session, events)
     except _Missed:
         return False
     return True

@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import Text, delete, func, or_, select, type_coerce
 from sqlalchemy import update as sa_update
-from sqlalchemy.orm import Query, Session
+from sqlalchemy.orm import Query, Session, defer
 
 from keel_heat_core.db import _query, exceptions, models, records
 from keel_heat_core.db.database import Database, retry_on_db_error
@@ -152,6 +152,32 @@ def get(
         if row.deleted_at is not None and not show_deleted:
             return None
         return _records(session, [row], with_tags)[0]
+
+
+def get_with_raw_deps(
+    db: Database, stack_id: str
+) -> tuple[records.StackRecord, str | None] | None:
+    """A live stack without its tags, and ``current_deps`` as stored text.
+
+    The record's ``current_deps`` is ``None``; the second item is the
+    column's JSON text, for a caller that keeps parsed graphs (the engine
+    reads the stack for every node, and the graph of a big stack is most
+    of the row).
+    """
+    st = models.Stack
+    with db.transaction() as session:
+        found = session.execute(
+            select(st, type_coerce(st.current_deps, Text))
+            .options(defer(st.current_deps))
+            .where(st.id == stack_id, st.deleted_at.is_(None))
+        ).first()
+        if found is None:
+            return None
+        row, deps_text = found
+        rec = records.from_row(
+            records.StackRecord, row, tags=(), current_deps=None
+        )
+        return rec, deps_text
 
 
 def get_by_name(

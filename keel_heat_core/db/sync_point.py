@@ -111,9 +111,13 @@ def create_many(
 
 
 def list_by_traversal(
-    db: Database, stack_id: str, traversal_id: str
+    db: Database, stack_id: str, traversal_id: str, stored: bool = False
 ) -> list[records.SyncPointRecord]:
-    """Every sync point of a traversal."""
+    """Every sync point of a traversal.
+
+    :param stored: ``input_data`` in stored form, as :func:`get_stored`.
+    """
+    make = _stored_record if stored else _record
     sp = models.SyncPoint
     with db.transaction() as session:
         rows = session.scalars(
@@ -121,7 +125,7 @@ def list_by_traversal(
             .where(sp.stack_id == stack_id, sp.traversal_id == traversal_id)
             .order_by(sp.entity_id, sp.is_update)
         )
-        return [_record(r) for r in rows]
+        return [make(r) for r in rows]
 
 
 def _stored_record(row: models.SyncPoint) -> records.SyncPointRecord:

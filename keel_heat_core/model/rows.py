@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 INIT, CREATE, UPDATE, DELETE, ROLLBACK = (
@@ -132,8 +132,10 @@ class ResourceStore(Protocol):
         expected_engine_id: str | None,
         expected_atomic_key: int | None,
         values: Mapping[str, Any],
+        events: Sequence[EventRecord] = (),
     ) -> bool:
-        """The guarded UPDATE of the resource lock (engine spec §3.6)."""
+        """The guarded UPDATE of the resource lock (engine spec §3.6);
+        ``events`` are written with it, only when it matched."""
 
     def read_lock(self, resource_id: int) -> Any:
         """The lock columns (``worker.lock.LockState``) or None."""
@@ -146,6 +148,9 @@ class ResourceStore(Protocol):
 
     def insert_resource(self, row: ResourceRow) -> int:
         """Insert a row; returns its new id."""
+
+    def insert_resources(self, rows: Iterable[ResourceRow]) -> list[int]:
+        """Insert rows in one batch; returns their new ids, in order."""
 
     def insert_replacement(
         self, old_id: int, atomic_key: int | None, row: ResourceRow

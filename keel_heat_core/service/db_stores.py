@@ -11,15 +11,16 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime
-from collections.abc import Iterable, Mapping
+import json
+import threading
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from keel_heat_core.convergence.node import node_from_key, node_key
 from keel_heat_core.convergence.store import SyncPointRow
 from keel_heat_core.db import event as event_repo
 from keel_heat_core.db import exceptions as db_exceptions
 from keel_heat_core.db import raw_template as template_repo
-from keel_heat_core.db import records, tuple_keys
+from keel_heat_core.db import records
 from keel_heat_core.db import resource as resource_repo
 from keel_heat_core.db import resource_data as data_repo
 from keel_heat_core.db import resource_properties_data as rpd_repo
@@ -71,12 +72,38 @@ def stack_row(rec: records.StackRecord) -> r.StackRow:
 class DbStackStore:
     """:class:`~keel_heat_core.model.rows.StackStore` over the database."""
 
+    #: parsed ``current_deps`` kept per store (stacks being traversed)
+    DEPS_CACHE_SIZE = 256
+
     def __init__(self, db: Database) -> None:
         self.db = db
+        self._deps: dict[str, tuple[str, Any]] = {}
+        self._lock = threading.Lock()
 
     def get_stack(self, stack_id: str) -> r.StackRow | None:
-        rec = stack_repo.get(self.db, stack_id, with_tags=False)
-        return None if rec is None else stack_row(rec)
+        found = stack_repo.get_with_raw_deps(self.db, stack_id)
+        if found is None:
+            return None
+        rec, text = found
+        row = stack_row(rec)
+        row.current_deps = self._parsed_deps(stack_id, text)
+        return row
+
+    def _parsed_deps(self, stack_id: str, text: str | None) -> Any:
+        # Every node reads its stack; parse each stored graph once. The
+        # parsed value is shared: readers never mutate it.
+        if text is None:
+            return None
+        with self._lock:
+            cached = self._deps.get(stack_id)
+        if cached is not None and cached[0] == text:
+            return cached[1]
+        parsed = json.loads(text) or None
+        with self._lock:
+            if len(self._deps) >= self.DEPS_CACHE_SIZE:
+                self._deps.pop(next(iter(self._deps)))
+            self._deps[stack_id] = (text, parsed)
+        return parsed
 
     def list_in_progress(self) -> list[r.StackRow]:
         recs = stack_repo.list_stacks(
@@ -165,6 +192,14 @@ class DbResourceStore:
         ]
 
     def insert_resource(self, row: r.ResourceRow) -> int:
+        return resource_repo.create(self.db, self._insert_values(row)).id
+
+    def insert_resources(self, rows: Iterable[r.ResourceRow]) -> list[int]:
+        return resource_repo.create_many(
+            self.db, [self._insert_values(row) for row in rows]
+        )
+
+    def _insert_values(self, row: r.ResourceRow) -> dict[str, Any]:
         values = {
             "uuid": row.uuid,
             "name": row.name,
@@ -182,7 +217,7 @@ class DbResourceStore:
             "rsrc_metadata": row.rsrc_metadata,
             "properties": row.properties,
         }
-        return resource_repo.create(self.db, self._columns(values)).id
+        return self._columns(values)
 
     def insert_replacement(
         self, old_id: int, atomic_key: int | None, row: r.ResourceRow
@@ -231,8 +266,9 @@ class DbResourceStore:
         expected_engine_id: str | None,
         expected_atomic_key: int | None,
         values: Mapping[str, Any],
+        events: Sequence[r.EventRecord] = (),
     ) -> bool:
-        if "properties" not in values:
+        if "properties" not in values and not events:
             return resource_repo.update(
                 self.db,
                 resource_id,
@@ -240,9 +276,9 @@ class DbResourceStore:
                 expected_atomic_key,
                 expected_engine_id,
             )
-        # the new rpd row goes in the same transaction as the CAS
+        # the new rpd row and the events go in the transaction of the CAS
         rest = dict(values)
-        properties = rest.pop("properties")
+        properties = rest.pop("properties", None)
         return resource_repo.update_with_properties(
             self.db,
             resource_id,
@@ -251,6 +287,7 @@ class DbResourceStore:
             self.encrypt_properties,
             expected_atomic_key,
             expected_engine_id,
+            [dataclasses.asdict(e) for e in events],
         )
 
     def read_lock(self, resource_id: int) -> LockState | None:
@@ -279,16 +316,6 @@ class DbSyncPointStore:
             input_data=rec.input_data,
             extra_data=rec.extra_data,
         )
-
-    @staticmethod
-    def _decoded_row(rec: records.SyncPointRecord) -> SyncPointRow:
-        data = {
-            node_key(node_from_key(tuple_keys.encode_key(k)))
-            if isinstance(k, tuple)
-            else k: tuple_keys.encode(v)
-            for k, v in (rec.input_data or {}).items()
-        }
-        return dataclasses.replace(DbSyncPointStore._row(rec), input_data=data)
 
     def create_sync_points(
         self,
@@ -325,9 +352,9 @@ class DbSyncPointStore:
         self, stack_id: str, traversal_id: str
     ) -> list[SyncPointRow]:
         return [
-            self._decoded_row(rec)
+            self._row(rec)
             for rec in sync_repo.list_by_traversal(
-                self.db, stack_id, traversal_id
+                self.db, stack_id, traversal_id, stored=True
             )
         ]
 

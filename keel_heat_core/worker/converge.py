@@ -115,18 +115,20 @@ def _plan_and_start(
         stack.raw_template_id,
     )
     row_ids = {name: row.id for name, row in chosen.items()}
-    for name in missing:
-        row_ids[name] = deps.resources.insert_resource(
-            r.ResourceRow(
-                id=0,
-                name=name,
-                stack_id=stack.id,
-                current_template_id=stack.raw_template_id,
-                uuid=str(uuid.uuid4()),
-                root_stack_id=stack.id,
-                created_at=deps.now(),
-            )
+    # the new INIT rows in one transaction
+    new_ids = deps.resources.insert_resources(
+        r.ResourceRow(
+            id=0,
+            name=name,
+            stack_id=stack.id,
+            current_template_id=stack.raw_template_id,
+            uuid=str(uuid.uuid4()),
+            root_stack_id=stack.id,
+            created_at=deps.now(),
         )
+        for name in missing
+    )
+    row_ids.update(zip(missing, new_ids, strict=True))
     dependencies = {
         name: [d for d in defn.dependency_names() if d in definitions]
         for name, defn in definitions.items()

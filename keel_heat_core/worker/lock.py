@@ -13,7 +13,7 @@ engine keeps the incremented key in memory after each success.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 
@@ -45,8 +45,10 @@ class ResourceLockStore(Protocol):
         expected_engine_id: str | None,
         expected_atomic_key: int | None,
         values: Mapping[str, Any],
+        events: Sequence[Any] = (),
     ) -> bool:
-        """The guarded UPDATE above (it bumps ``atomic_key`` itself)."""
+        """The guarded UPDATE above (it bumps ``atomic_key`` itself);
+        ``events`` go in the same transaction, only when it matched."""
 
     def read_lock(self, resource_id: int) -> LockState | None:
         """Re-read the lock columns (None if the row is gone)."""
@@ -78,25 +80,38 @@ class ResourceLock:
         expected: str | None,
         new_engine: str | None,
         values: Mapping[str, Any],
+        events: Sequence[Any] = (),
     ) -> None:
         row = dict(values)
         row["engine_id"] = new_engine
         key = self.state.atomic_key
-        if not self._store.cas_update(self.resource_id, expected, key, row):
+        if not self._store.cas_update(
+            self.resource_id, expected, key, row, events
+        ):
             raise UpdateInProgress(self.name)
         self.state.atomic_key = 1 if key is None else key + 1
         self.state.engine_id = new_engine
         if "current_template_id" in values:
             self.state.current_template_id = values["current_template_id"]
 
-    def acquire(self, engine_id: str, values: Mapping[str, Any]) -> None:
+    def acquire(
+        self,
+        engine_id: str,
+        values: Mapping[str, Any],
+        events: Sequence[Any] = (),
+    ) -> None:
         """Take the lock while writing ``values`` (an IN_PROGRESS state).
 
         :raises UpdateInProgress: held by someone, or stale atomic_key.
         """
-        self._write(None, engine_id, values)
+        self._write(None, engine_id, values, events)
 
-    def release(self, engine_id: str, values: Mapping[str, Any]) -> None:
+    def release(
+        self,
+        engine_id: str,
+        values: Mapping[str, Any],
+        events: Sequence[Any] = (),
+    ) -> None:
         """Give the lock back while writing ``values`` (a final state).
 
         A metadata write (a signal, a deployment) may bump ``atomic_key``
@@ -106,7 +121,7 @@ class ResourceLock:
         """
         for _ in range(5):
             try:
-                self._write(engine_id, None, values)
+                self._write(engine_id, None, values, events)
                 return
             except UpdateInProgress:
                 state = self.refresh()
@@ -114,9 +129,11 @@ class ResourceLock:
                     raise
         raise UpdateInProgress(self.name)
 
-    def respect(self, values: Mapping[str, Any]) -> None:
+    def respect(
+        self, values: Mapping[str, Any], events: Sequence[Any] = ()
+    ) -> None:
         """Write ``values`` only if nobody holds the lock."""
-        self._write(None, None, values)
+        self._write(None, None, values, events)
 
     def refresh(self) -> LockState | None:
         """Re-read the lock columns into memory."""

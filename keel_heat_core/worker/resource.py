@@ -8,7 +8,7 @@ resource lock (§3.6), writing the row state and an event on every change.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from keel_heat_core import exception
@@ -88,21 +88,24 @@ class ConvergenceResource:
     # -- state ------------------------------------------------------------
 
     def _event(self, action: str, status: str, reason: str) -> None:
-        self.store.add_event(
-            r.EventRecord(
-                stack_id=self.row.stack_id,
-                resource_name=self.row.name,
-                physical_resource_id=self.row.physical_id,
-                resource_type=self.definition.resource_type,
-                resource_action=action,
-                resource_status=status,
-                resource_status_reason=reason[:255],
-            )
+        self.store.add_event(self._event_record(action, status, reason))
+
+    def _event_record(
+        self, action: str, status: str, reason: str
+    ) -> r.EventRecord:
+        return r.EventRecord(
+            stack_id=self.row.stack_id,
+            resource_name=self.row.name,
+            physical_resource_id=self.row.physical_id,
+            resource_type=self.definition.resource_type,
+            resource_action=action,
+            resource_status=status,
+            resource_status_reason=reason[:255],
         )
 
     def _set(
         self,
-        write: Callable[[Mapping[str, Any]], None],
+        write: Callable[[Mapping[str, Any], Sequence[r.EventRecord]], None],
         action: str,
         status: str,
         reason: str,
@@ -117,26 +120,34 @@ class ConvergenceResource:
             status_reason=reason,
             physical_id=self.row.physical_id,
         )
-        write(values)
+        changed = (self.row.action, self.row.status) != (action, status)
+        # the event goes in the transaction of the state write
+        events = (
+            [self._event_record(action, status, reason)] if changed else []
+        )
+        write(values, events)
         if hasattr(self.plugin, "status"):
             self.plugin.action, self.plugin.status = action, status
             self.plugin.status_reason = reason
-        changed = (self.row.action, self.row.status) != (action, status)
         for key, value in values.items():
             setattr(self.row, key, value)
         self.row.engine_id = self.lock.state.engine_id
         self.row.atomic_key = self.lock.state.atomic_key
-        if changed:
-            self._event(action, status, reason)
 
-    def _acquire(self, values: Mapping[str, Any]) -> None:
-        self.lock.acquire(self.engine_id, values)
+    def _acquire(
+        self, values: Mapping[str, Any], events: Sequence[r.EventRecord]
+    ) -> None:
+        self.lock.acquire(self.engine_id, values, events)
 
-    def _release(self, values: Mapping[str, Any]) -> None:
-        self.lock.release(self.engine_id, values)
+    def _release(
+        self, values: Mapping[str, Any], events: Sequence[r.EventRecord]
+    ) -> None:
+        self.lock.release(self.engine_id, values, events)
 
-    def _respect(self, values: Mapping[str, Any]) -> None:
-        self.lock.respect(values)
+    def _respect(
+        self, values: Mapping[str, Any], events: Sequence[r.EventRecord]
+    ) -> None:
+        self.lock.respect(values, events)
 
     def _run(
         self,

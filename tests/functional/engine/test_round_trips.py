@@ -23,9 +23,9 @@ from tests.functional.engine.stacks import Cloud, scratch_database
 
 SMALL, LARGE = 20, 80
 #: statements per resource (BEGINs included, SQLite, two engines):
-#: measured at N = 80: 24-28 (create), 26-33 (update: an update node and
-#: a cleanup node per resource), 17-20 (delete)
-BOUND = {"create": 32, "update": 40, "delete": 25}
+#: measured at N = 80: 18-22 (create), 23-30 (update: an update node and
+#: a cleanup node per resource), 15-19 (delete)
+BOUND = {"create": 27, "update": 36, "delete": 23}
 
 
 def template(shape: str, count: int, value: str) -> dict[str, Any]:

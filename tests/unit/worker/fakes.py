@@ -9,7 +9,7 @@ import itertools
 import random
 import threading
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from keel_heat_core.convergence.memory_store import MemorySyncPointStore
@@ -78,6 +78,9 @@ class Stores:
             self.resources[row.id] = row
             return row.id
 
+    def insert_resources(self, rows: Iterable[r.ResourceRow]) -> list[int]:
+        return [self.insert_resource(row) for row in rows]
+
     def insert_replacement(
         self, old_id: int, atomic_key: int | None, row: r.ResourceRow
     ) -> int | None:
@@ -118,6 +121,7 @@ class Stores:
         expected_engine_id: str | None,
         expected_atomic_key: int | None,
         values: Mapping[str, Any],
+        events: Sequence[r.EventRecord] = (),
     ) -> bool:
         with self.lock:
             row = self.resources.get(resource_id)
@@ -131,6 +135,7 @@ class Stores:
             for key, value in values.items():
                 setattr(row, key, copy.deepcopy(value))
             row.atomic_key = (row.atomic_key or 0) + 1
+            self.events.extend(events)
             return True
 
     def read_lock(self, resource_id: int) -> LockState | None:
