@@ -33,6 +33,7 @@ from keel_heat_core.service.worker_endpoint import (
 from keel_heat_core.template import environment
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.deps import Caster, Liveness, WorkerDeps
+from keel_heat_core.worker.liveness import HeartbeatLiveness
 from keel_heat_core.worker.resume import Resumer
 
 LOG = logging.getLogger(__name__)
@@ -161,11 +162,18 @@ class EngineService:
         backend = self._backend or _default_backend(self.conf)
         self._backend = backend
         prefix = self.topic_prefix
-        liveness = ListenerClient(
+        liveness: Liveness = ListenerClient(
             transport,
             _opt(self.conf, "engine_life_check_timeout", 2),
             topic=prefix + LISTENER_TOPIC,
         )
+        services = backend.services()
+        if services is not None and hasattr(services, "last_seen"):
+            # dead = stale heartbeat (two periods missed) and no answer
+            period = int(_opt(self.conf, "periodic_interval", 60))
+            liveness = HeartbeatLiveness(
+                liveness, services.last_seen, 2 * period + 1
+            )
         deps = backend.worker_deps(
             self.engine_id,
             WorkerClient(transport, topic=prefix + WORKER_TOPIC),
