@@ -423,6 +423,16 @@ class DbServiceStore:
         with contextlib.suppress(db_exceptions.DBError):
             service_repo.soft_delete(self.db, engine_id)
 
+    def last_seen(self, engine_id: str) -> datetime.datetime | None:
+        """When the engine last wrote its heartbeat (None: no live row)."""
+        try:
+            row = service_repo.get(self.db, engine_id)
+        except db_exceptions.EntityNotFound:
+            return None
+        if row.deleted_at is not None:
+            return None
+        return row.updated_at or row.created_at
+
     def soft_delete_stale(
         self, host: str, hostname: str, binary: str, older_than: int
     ) -> None:

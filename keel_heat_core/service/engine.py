@@ -33,6 +33,7 @@ from keel_heat_core.service.worker_endpoint import (
 from keel_heat_core.template import environment, yaql_function
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.deps import Caster, Liveness, WorkerDeps
+from keel_heat_core.worker.liveness import HeartbeatLiveness
 from keel_heat_core.worker.resume import Resumer
 
 LOG = logging.getLogger(__name__)
@@ -162,11 +163,17 @@ class EngineService:
         backend = self._backend or _default_backend(self.conf)
         self._backend = backend
         prefix = self.topic_prefix
-        liveness = ListenerClient(
+        liveness: Liveness = ListenerClient(
             transport,
             _opt(self.conf, "engine_life_check_timeout", 2),
             topic=prefix + LISTENER_TOPIC,
         )
+        services = backend.services()
+        if services is not None and hasattr(services, "last_seen"):
+            # dead = stale heartbeat (two beats missed) and no answer
+            liveness = HeartbeatLiveness(
+                liveness, services.last_seen, 2 * self._beat() + 1
+            )
         deps = backend.worker_deps(
             self.engine_id,
             WorkerClient(transport, topic=prefix + WORKER_TOPIC),
@@ -249,17 +256,27 @@ class EngineService:
                 )
             except Exception:
                 LOG.exception("Service heartbeat failed")
-            self._stop.wait(interval)
+            self._stop.wait(self._beat())
 
-    def _resume_loop(self) -> None:
+    def _beat(self) -> float:
+        """Seconds between heartbeats: ``periodic_interval``, or the
+        resume interval when shorter (the heartbeat tells other engines'
+        resume passes that this one is alive, worker/liveness.py)."""
+        period = float(_opt(self.conf, "periodic_interval", 60))
+        return min(period, self._resume_period())
+
+    def _resume_period(self) -> float:
         # ``resume_interval`` is not a Heat option: until the configuration
         # has one, 10 s (a stalled node is re-driven after two quiet
         # passes; a dead engine's locks on the first pass).
-        interval = float(
+        return float(
             self._resume_interval
             if self._resume_interval is not None
             else _opt(self.conf, "resume_interval", DEFAULT_RESUME_INTERVAL)
         )
+
+    def _resume_loop(self) -> None:
+        interval = self._resume_period()
         while True:  # a first pass at start-up, then every interval
             try:
                 assert self.resumer is not None

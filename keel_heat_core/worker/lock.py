@@ -13,8 +13,27 @@ engine keeps the incremented key in memory after each success.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
+
+LOG = logging.getLogger(__name__)
+
+#: seconds a release keeps retrying while the database is unreachable
+#: (a restart, a failover); the resource's work is done by then, and a
+#: lock that is never released costs a replacement of the resource
+RELEASE_RETRY_SECS = 60.0
+
+_TRANSIENT = frozenset(
+    {"DBConnectionError", "DBDeadlock", "OperationalError", "InterfaceError"}
+)
+
+
+def is_transient_db_error(exc: BaseException) -> bool:
+    """A lost connection or a deadlock (oslo.db, SQLAlchemy or DB-API
+    classes, told by name: the worker does not import the DB layer)."""
+    return any(cls.__name__ in _TRANSIENT for cls in type(exc).__mro__)
 
 
 class UpdateInProgress(Exception):
@@ -69,11 +88,15 @@ class ResourceLock:
         resource_id: int,
         name: str,
         state: LockState,
+        sleep: Callable[[float], Any] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._store = store
         self.resource_id = resource_id
         self.name = name
         self.state = state
+        self._sleep = sleep
+        self._clock = clock
 
     def _write(
         self,
@@ -118,16 +141,39 @@ class ResourceLock:
         while we hold the lock; then re-read and release again, as long as
         the lock is still ours (otherwise the lock would stay held by a
         live engine for ever).
+
+        A lost connection or a deadlock is retried for
+        :data:`RELEASE_RETRY_SECS` (growing waits up to 4 s). If the
+        write had committed before its connection died, the retry's CAS
+        misses and the re-read shows the lock is no longer ours:
+        :class:`UpdateInProgress`, and the node is re-driven over the
+        finished row.
         """
-        for _ in range(5):
+        deadline = self._clock() + RELEASE_RETRY_SECS
+        contended = 0
+        pause = 0.5
+        while True:
             try:
                 self._write(engine_id, None, values, events)
                 return
             except UpdateInProgress:
+                contended += 1
                 state = self.refresh()
                 if state is None or state.engine_id != engine_id:
                     raise
-        raise UpdateInProgress(self.name)
+                if contended >= 5:
+                    raise
+            except Exception as exc:
+                if not is_transient_db_error(exc) or self._clock() > deadline:
+                    raise
+                LOG.warning(
+                    "Releasing resource %s: %s; retrying in %.1f s",
+                    self.resource_id,
+                    type(exc).__name__,
+                    pause,
+                )
+                self._sleep(pause)
+                pause = min(pause * 2, 4.0)
 
     def respect(
         self, values: Mapping[str, Any], events: Sequence[Any] = ()

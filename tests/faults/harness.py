@@ -53,10 +53,15 @@ PERIODIC_INTERVAL = 1
 RESUME_INTERVAL = 0.5
 #: seconds the listener probe waits for a dead engine
 LIFE_CHECK_TIMEOUT = 1
-#: the time the engines need to notice a lost node: a dead holder is
-#: seen on the next pass (interval + probe); a lost cast of an unlocked
-#: node needs two quiet passes once the traversal stalls.
-LIVENESS_PERIOD = 3 * RESUME_INTERVAL + 2 * LIFE_CHECK_TIMEOUT
+#: seconds after which an engine's heartbeat is stale (the engine's rule:
+#: two beats missed, plus one second; an engine beats every
+#: ``min(periodic_interval, resume_interval)`` seconds)
+HEARTBEAT_AGE = 2 * min(PERIODIC_INTERVAL, RESUME_INTERVAL) + 1
+#: the time the engines need to notice a lost node: a dead holder once
+#: its heartbeat is stale, on the next pass (interval + probe); a lost
+#: cast of an unlocked node needs two quiet passes once the traversal
+#: stalls.
+LIVENESS_PERIOD = HEARTBEAT_AGE + 3 * RESUME_INTERVAL + 2 * LIFE_CHECK_TIMEOUT
 
 CONFIG = """\
 [DEFAULT]
