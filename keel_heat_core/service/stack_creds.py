@@ -5,7 +5,7 @@ holds the caller's token (sealed in the context's ``auth_handle``, see
 ``docs/design/context.md``), stores what later work on the stack
 authenticates with (engine spec §1.6): with ``deferred_auth_method =
 trusts`` a trust from the caller to the ``[trustee]`` user, with
-``password`` the caller's password (sealed in ``password_handle``), both
+``password`` the caller's password (sealed in ``auth_key_handle``), both
 encrypted in ``user_creds``. Every traversal builds its client sessions
 from that row, never from a request's token; the trust is deleted with
 the stack.
@@ -263,7 +263,7 @@ class StackCredentials:
             "region_name": getattr(ctxt, "region_name", None),
         }
         if _opt(self.conf, None, "deferred_auth_method") == "password":
-            password = self._unseal(getattr(ctxt, "password_handle", None))
+            password = self._unseal(getattr(ctxt, "auth_key_handle", None))
             if password is None:
                 return None
             rec = creds_repo.create(
@@ -357,7 +357,7 @@ class StackCredentials:
             overwrite=False,
         )
         values.pop("auth_handle", None)
-        values.pop("password_handle", None)
+        values.pop("auth_key_handle", None)
         ctxt = EngineContext.from_dict(values)
         creds_id = stack.user_creds_id
         if base is None and creds_id is None:

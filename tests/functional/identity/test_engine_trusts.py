@@ -124,3 +124,48 @@ def test_delegated_roles_option_limits_the_trust(
         cloud.wait_deleted(demo, stack_id)
     finally:
         cloud.close()
+
+
+def test_password_method_stores_the_password_encrypted(
+    keystone: KeystoneServer, tmp_path: Any
+) -> None:
+    cloud = KeystoneCloud(
+        keystone, tmp_path, {("DEFAULT", "deferred_auth_method"): "password"}
+    )
+    try:
+        demo = keystone.demo
+        trusts_before = len(_trusts_of(keystone, demo.user_id))
+        status, body = cloud.request(
+            demo,
+            "POST",
+            "/stacks",
+            {"stack_name": "by-password", "template": NONE},
+            headers={"X-Auth-User": demo.username, "X-Auth-Key": demo.password},
+        )
+        assert status == 201, body
+        stack_id = str(body["stack"]["id"])
+        cloud.names[stack_id] = "by-password"
+        cloud.wait_state(demo, stack_id, ("CREATE_COMPLETE",))
+        rec = stack_repo.get(cloud.db, stack_id)
+        assert rec is not None and rec.user_creds_id is not None
+        raw = _raw_creds(cloud, rec.user_creds_id)
+        assert raw.trust_id is None and raw.trustor_user_id is None
+        assert raw.username == demo.username
+        assert raw.password and demo.password not in raw.password
+        assert cloud.db.decrypt(raw.decrypt_method, raw.password) == (
+            demo.password
+        )
+        assert len(_trusts_of(keystone, demo.user_id)) == trusts_before
+        # the engine's session for the stack logs in with the password
+        sess = cloud.backend.creds.session(rec.user_creds_id)
+        assert sess is not None
+        access = sess.auth.get_access(sess)  # type: ignore[union-attr]
+        assert access.user_id == demo.user_id
+        assert access.project_id == demo.project_id
+        assert not access.trust_scoped
+        status, _ = cloud.request(demo, "DELETE", cloud.path(stack_id))
+        assert status == 204
+        cloud.wait_deleted(demo, stack_id)
+        assert _raw_creds(cloud, rec.user_creds_id) is None
+    finally:
+        cloud.close()

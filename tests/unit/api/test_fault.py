@@ -48,9 +48,18 @@ def test_heat_exception_statuses(code: int) -> None:
 
 
 def test_unmapped_heat_exceptions_are_500_with_message() -> None:
-    remote = messaging.RemoteError("ResourceFailure", "boom", [])
+    remote = messaging.RemoteError("ResourceUnknownStatus", "boom", [])
     body = fault.error_body(remote)
     assert body["code"] == 500
+    assert body["error"]["message"] == "boom"
+
+
+def test_a_refused_signal_is_a_400_with_message() -> None:
+    # Heat: 500 (docs/compat.md, Native API)
+    remote = messaging.RemoteError("ResourceFailure", "boom", [])
+    body = fault.error_body(remote)
+    assert body["code"] == 400
+    assert body["error"]["type"] == "ResourceFailure"
     assert body["error"]["message"] == "boom"
 
 
