@@ -151,7 +151,7 @@ class EngineContext(RequestContext):
         """Heat's stack-domain operations, or ``None`` when unconfigured."""
         return None if self._domain_factory is None else self._domain_factory()
 
-    @property  # type: ignore[override]
+    @property
     def roles(self) -> list[str]:
         """The roles: for a stored trust, those the trust delegates."""
         if self._roles_pending:

@@ -63,9 +63,7 @@ def test_create_stores_a_trust_and_delete_removes_it(
     assert rec is not None and rec.user_creds_id is not None
     raw = _raw_creds(cloud, rec.user_creds_id)
     new = [
-        t
-        for t in _trusts_of(keystone, demo.user_id)
-        if t["id"] not in before
+        t for t in _trusts_of(keystone, demo.user_id) if t["id"] not in before
     ]
     assert len(new) == 1
     trust = new[0]
@@ -79,9 +77,11 @@ def test_create_stores_a_trust_and_delete_removes_it(
     assert trust["trustee_user_id"] == keystone.heat.user_id
     assert trust["project_id"] == demo.project_id
     assert trust["impersonation"] is True
-    details = keystone.admin_session().get(
-        f"{keystone.v3_url}/OS-TRUST/trusts/{trust['id']}/roles"
-    ).json()["roles"]
+    details = (
+        keystone.admin_session()
+        .get(f"{keystone.v3_url}/OS-TRUST/trusts/{trust['id']}/roles")
+        .json()["roles"]
+    )
     # trusts_delegated_roles is empty: the caller's roles
     assert {"member", "heat_stack_owner"} <= {r["name"] for r in details}
 
@@ -115,9 +115,11 @@ def test_delegated_roles_option_limits_the_trust(
             if t["id"] not in before
         ]
         assert len(new) == 1
-        roles = keystone.admin_session().get(
-            f"{keystone.v3_url}/OS-TRUST/trusts/{new[0]['id']}/roles"
-        ).json()["roles"]
+        roles = (
+            keystone.admin_session()
+            .get(f"{keystone.v3_url}/OS-TRUST/trusts/{new[0]['id']}/roles")
+            .json()["roles"]
+        )
         assert [r["name"] for r in roles] == ["heat_stack_owner"]
         status, _ = cloud.request(demo, "DELETE", cloud.path(stack_id))
         assert status == 204
@@ -140,7 +142,10 @@ def test_password_method_stores_the_password_encrypted(
             "POST",
             "/stacks",
             {"stack_name": "by-password", "template": NONE},
-            headers={"X-Auth-User": demo.username, "X-Auth-Key": demo.password},
+            headers={
+                "X-Auth-User": demo.username,
+                "X-Auth-Key": demo.password,
+            },
         )
         assert status == 201, body
         stack_id = str(body["stack"]["id"])

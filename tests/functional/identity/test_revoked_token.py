@@ -10,8 +10,8 @@ the token's trust, so the test sees which credentials the traversal used.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -142,9 +142,7 @@ def test_signal_and_update_work_after_the_users_token_is_revoked(
     demo = keystone.demo
     users_before = {u["id"] for u in _stack_users(keystone)}
     first_token = cloud.token(demo, fresh=True)
-    stack_id = cloud.create(
-        demo, "scaled", _template(1), timeout_mins=5
-    )
+    stack_id = cloud.create(demo, "scaled", _template(1), timeout_mins=5)
     cloud.wait_state(demo, stack_id, ("CREATE_COMPLETE",))
 
     rec = stack_repo.get(cloud.db, stack_id)
@@ -199,7 +197,6 @@ def test_signal_and_update_work_after_the_users_token_is_revoked(
     cloud.wait_deleted(demo, stack_id)
     assert new_users[0]["id"] not in {u["id"] for u in _stack_users(keystone)}
     assert creds_repo.get(cloud.db, rec.user_creds_id) is None
-
 
 
 WAIT = {
