@@ -432,12 +432,22 @@ class StackCredentials:
     def on_traversal_end(
         self, ctxt: Any, stack: r.StackRow, status: str, reason: str
     ) -> None:
-        """A root stack deleted: its trust and ``user_creds`` go."""
-        if (
+        """A root stack deleted: its trust, ``user_creds`` and stack-domain
+        project go."""
+        if not (
             stack.action == r.DELETE
             and status == r.COMPLETE
             and stack.owner_id is None
-            and stack.user_creds_id is not None
         ):
+            return
+        rec = stack_repo.get(self.db, stack.id)
+        project_id = rec.stack_user_project_id if rec else None
+        domain = self.stack_domain() if project_id else None
+        if domain is not None and project_id:
+            try:
+                domain.delete_project(project_id)
+            except Exception:  # the stack is deleted all the same
+                LOG.warning("Stack domain project %s not deleted", project_id)
+        if stack.user_creds_id is not None:
             stack_repo.update(self.db, stack.id, {"user_creds_id": None})
             self.delete(stack.user_creds_id)

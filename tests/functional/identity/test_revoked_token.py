@@ -150,6 +150,14 @@ def test_signal_and_update_work_after_the_users_token_is_revoked(
     creds = creds_repo.get(cloud.db, rec.user_creds_id)
     assert creds is not None and creds.trust_id
     assert creds.trustor_user_id == demo.user_id
+    # the policy's stack user has a project in the stack domain
+    assert rec.stack_user_project_id
+    domain_project = rec.stack_user_project_id
+    project = keystone.admin_session().get(
+        f"{keystone.v3_url}/projects/{domain_project}"
+    ).json()["project"]
+    assert project["domain_id"] == keystone.stack_domain_id
+    assert project["name"] == f"{demo.project_id}-{stack_id}"[:64]
     out = _outputs(cloud, demo, stack_id)
     assert out["size"] == 1
     assert out["trust_id"] == creds.trust_id
@@ -196,6 +204,10 @@ def test_signal_and_update_work_after_the_users_token_is_revoked(
     assert status == 204, body
     cloud.wait_deleted(demo, stack_id)
     assert new_users[0]["id"] not in {u["id"] for u in _stack_users(keystone)}
+    with pytest.raises(ks_exc.NotFound):
+        keystone.admin_session().get(
+            f"{keystone.v3_url}/projects/{domain_project}"
+        )
     assert creds_repo.get(cloud.db, rec.user_creds_id) is None
 
 
