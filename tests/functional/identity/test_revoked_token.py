@@ -153,9 +153,11 @@ def test_signal_and_update_work_after_the_users_token_is_revoked(
     # the policy's stack user has a project in the stack domain
     assert rec.stack_user_project_id
     domain_project = rec.stack_user_project_id
-    project = keystone.admin_session().get(
-        f"{keystone.v3_url}/projects/{domain_project}"
-    ).json()["project"]
+    project = (
+        keystone.admin_session()
+        .get(f"{keystone.v3_url}/projects/{domain_project}")
+        .json()["project"]
+    )
     assert project["domain_id"] == keystone.stack_domain_id
     assert project["name"] == f"{demo.project_id}-{stack_id}"[:64]
     out = _outputs(cloud, demo, stack_id)
