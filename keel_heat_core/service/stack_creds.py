@@ -307,6 +307,34 @@ class StackCredentials:
             raise
         return rec.id
 
+    def refresh(self, ctxt: Any, stack: r.StackRow) -> int | None:
+        """Heat's ``check_refresh_cred``: a root stack updated or deleted
+        by another user (or project) than its trustor gets a new trust
+        from the caller; the old trust and row go.
+
+        :returns: the new ``user_creds`` id, or ``None`` when unchanged.
+        """
+        old_id = stack.user_creds_id
+        if stack.owner_id is not None or old_id is None:
+            return None
+        if _opt(self.conf, None, "deferred_auth_method") != "trusts":
+            return None
+        rec = creds_repo.get(self.db, old_id)
+        user = getattr(ctxt, "user_id", None)
+        project = getattr(ctxt, "project_id", None)
+        if rec is None or not rec.trust_id or user is None:
+            return None
+        if rec.trustor_user_id == user and rec.tenant_id == project:
+            return None
+        if self.caller_token(ctxt) is None:
+            return None
+        new_id = self.store(ctxt)
+        if new_id is None:
+            return None
+        stack_repo.update(self.db, stack.id, {"user_creds_id": new_id})
+        self.delete(old_id)
+        return new_id
+
     # -- using -------------------------------------------------------------
 
     def session(self, creds_id: int | None) -> ks_session.Session | None:

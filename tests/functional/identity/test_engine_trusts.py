@@ -6,6 +6,7 @@ the engine → SQLite, against the real Keystone fixture.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ import sqlalchemy as sa
 
 from keel_heat_core.db import models
 from keel_heat_core.db import stack as stack_repo
+from keel_heat_core.db import user_creds as creds_repo
 from keel_heat_core.testing.keystone import KeystoneServer
 from tests.functional.identity.harness import KeystoneCloud, wait_for
 
@@ -174,3 +176,86 @@ def test_password_method_stores_the_password_encrypted(
         assert _raw_creds(cloud, rec.user_creds_id) is None
     finally:
         cloud.close()
+
+
+@pytest.fixture
+def demo2(keystone: KeystoneServer) -> Any:
+    """A second member of the demo project (deleted afterwards)."""
+    from keel_heat_core.testing.keystone import Credentials
+
+    sess = keystone.admin_session()
+    name, password = "demo2-" + uuid.uuid4().hex[:6], uuid.uuid4().hex
+    user = sess.post(
+        f"{keystone.v3_url}/users",
+        json={
+            "user": {
+                "name": name,
+                "password": password,
+                "domain_id": "default",
+            }
+        },
+    ).json()["user"]
+    roles = sess.get(
+        f"{keystone.v3_url}/roles", params={"name": "member"}
+    ).json()["roles"]
+    sess.put(
+        f"{keystone.v3_url}/projects/{keystone.demo.project_id}/users/"
+        f"{user['id']}/roles/{roles[0]['id']}"
+    )
+    yield Credentials(
+        username=name,
+        password=password,
+        user_id=user["id"],
+        project_name="demo",
+        project_id=keystone.demo.project_id,
+    )
+    sess.delete(f"{keystone.v3_url}/users/{user['id']}")
+
+
+def test_another_user_updating_the_stack_gets_its_own_trust(
+    cloud: KeystoneCloud, keystone: KeystoneServer, demo2: Any
+) -> None:
+    demo = keystone.demo
+    stack_id = _create(cloud, demo, "shared", NONE)
+    cloud.wait_state(demo, stack_id, ("CREATE_COMPLETE",))
+    rec = stack_repo.get(cloud.db, stack_id)
+    assert rec is not None and rec.user_creds_id is not None
+    old = creds_repo.get(cloud.db, rec.user_creds_id)
+    assert old is not None and old.trustor_user_id == demo.user_id
+
+    tmpl = {
+        **NONE,
+        "resources": {
+            "a": {"type": "OS::Heat::None"},
+            "b": {"type": "OS::Heat::None"},
+        },
+    }
+    status, body = cloud.request(
+        demo2, "PUT", cloud.path(stack_id), {"template": tmpl}
+    )
+    assert status == 202, body
+    cloud.wait_state(demo2, stack_id, ("UPDATE_COMPLETE",))
+    rec = stack_repo.get(cloud.db, stack_id)
+    assert rec is not None and rec.user_creds_id != old.id
+    new = creds_repo.get(cloud.db, rec.user_creds_id)
+    assert new is not None and new.trustor_user_id == demo2.user_id
+    assert creds_repo.get(cloud.db, old.id) is None
+    assert old.trust_id not in {
+        t["id"] for t in _trusts_of(keystone, demo.user_id)
+    }
+    assert [t["id"] for t in _trusts_of(keystone, demo2.user_id)] == [
+        new.trust_id
+    ]
+    # the same user again: nothing changes
+    status, body = cloud.request(
+        demo2, "PUT", cloud.path(stack_id), {"template": NONE}
+    )
+    assert status == 202, body
+    cloud.wait_state(demo2, stack_id, ("UPDATE_COMPLETE",))
+    again = stack_repo.get(cloud.db, stack_id)
+    assert again is not None and again.user_creds_id == new.id
+
+    status, _ = cloud.request(demo2, "DELETE", cloud.path(stack_id))
+    assert status == 204
+    cloud.wait_deleted(demo2, stack_id)
+    assert _trusts_of(keystone, demo2.user_id) == []
