@@ -9,6 +9,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from conformance.level import DEFAULT, Level
 from conformance.results import FAILED
 from conformance.run import SUITES, Options, execute
 
@@ -52,6 +53,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="exit 0 even when tests failed (the summary still says so)",
     )
+    parser.add_argument(
+        "--level",
+        nargs="?",
+        type=Path,
+        const=DEFAULT,
+        help="exit 0 when the run reaches the level recorded in this file "
+        "(default when given without a value: %(const)s) even if other "
+        "tests failed; exit 1 when it falls below it",
+    )
     args = parser.parse_args(argv)
     unknown = set(args.suites.split(",")) - set(SUITES)
     if unknown:
@@ -87,7 +97,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(text, end="", flush=True)
     failed = report.counts()[FAILED]
-    return 0 if failed == 0 or args.allow_failures else 1
+    if args.allow_failures or failed == 0:
+        return 0
+    if args.level is None:
+        return 1
+    shortfalls = Level.load(args.level).shortfalls(report, opts.suites)
+    for line in shortfalls:
+        print(f"below the level: {line}", flush=True)
+    if not shortfalls:
+        print(
+            f"{failed} tests failed; the level of {args.level} is reached",
+            flush=True,
+        )
+    return 1 if shortfalls else 0
 
 
 if __name__ == "__main__":

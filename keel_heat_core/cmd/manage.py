@@ -29,6 +29,7 @@ PROG = "keel-heat-manage"
 COMMAND_MODULES = [
     "keel_heat_core.cmd.manage_packs",
     "keel_heat_core.cmd.manage_db",
+    "keel_heat_core.cmd.manage_crypt",
 ]
 
 CommandFunc = Callable[[cfg.ConfigOpts], int | None]

@@ -29,6 +29,7 @@ GROUP_MODULES = (
     "clients",
     "plugins",
     "embedded",
+    "yaql",
 )
 
 #: The RPC exchange Heat uses; keeping it lets both talk on one bus.

@@ -16,6 +16,7 @@ bus and must match Heat's bit for bit:
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -54,8 +55,13 @@ def encode_key(value: tuple[Any, ...]) -> str:
     return _TUPLE_PREFIX + repr(tuple(value))
 
 
+@functools.lru_cache(maxsize=65536)
 def decode_key(text: str) -> tuple[Any, ...]:
     """Decode a ``tuple:`` key back to a tuple.
+
+    Cached: a sync point row is read and merged many times during a
+    traversal, and the same few keys come back every time (tuples of
+    ints, bools and strings are immutable, so sharing them is safe).
 
     :raises ValueError: when ``text`` is not a ``tuple:`` key.
     """
@@ -72,6 +78,7 @@ def node_key(node: Node) -> str:
     return encode_key(tuple(node))
 
 
+@functools.lru_cache(maxsize=65536)
 def node_from_key(text: str) -> Node:
     """Parse a sync point key, normalising 2-element keys of old engines."""
     value = decode_key(text)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from keel_heat_core.convergence.node import Node, node_from_key, node_key
@@ -54,13 +54,18 @@ class Ready:
 
 
 def backoff(missing: int, attempt: int) -> float:
-    """Seconds to wait after a CAS miss (Heat's random exponential).
+    """Seconds to wait after a CAS miss (random exponential).
 
-    The base grows with the number of predecessors still missing (busy
-    rows wait longer) and is capped at 10 s; the wait itself at 60 s.
+    Heat waits up to ``0.01 s × missing predecessors × 2^attempt``: with
+    99 roots still missing, the first retry of a stack sync point may
+    wait 2 s. A miss here means another *engine* wrote the row in between
+    (an engine's own writers are queued by
+    :class:`~keel_heat_core.convergence.combiner.SyncCombiner`), so a few
+    milliseconds are enough to step aside: the base is 2 ms, growing
+    slowly with the number missing, capped at 50 ms; the wait at 2 s.
     """
-    base = min(0.01 * max(missing - 1, 1), 10.0)
-    return min(random.uniform(0, base * (2**attempt)), 60.0)
+    base = min(0.002 + 0.0001 * max(missing - 1, 0), 0.05)
+    return min(random.uniform(0, base * (2**attempt)), 2.0)
 
 
 def entity_id_of(node: Node) -> str:
@@ -71,6 +76,17 @@ def entity_id_of(node: Node) -> str:
 def present(input_data: dict[str, Any]) -> set[Node]:
     """The nodes that have reported into ``input_data``."""
     return {node_from_key(key) for key in input_data}
+
+
+@dataclasses.dataclass(frozen=True)
+class Delivery:
+    """One sender's report to a sync point (see :func:`sync_many`)."""
+
+    predecessors: frozenset[Node]
+    sender: Node
+    value: Any
+    new_failures: dict[str, str] | None = None
+    skip_propagate: bool = False
 
 
 def sync(
@@ -90,17 +106,41 @@ def sync(
     :raises SyncPointNotFound: the row does not exist.
     :returns: :class:`Ready` if this write fires the node, else None.
     """
-    wanted = set(predecessors)
+    delivery = Delivery(
+        frozenset(predecessors), sender, value, new_failures, skip_propagate
+    )
+    return sync_many(
+        store, entity_id, traversal_id, is_update, [delivery], sleep
+    )[0]
+
+
+def sync_many(
+    store: SyncPointStore,
+    entity_id: str,
+    traversal_id: str,
+    is_update: bool,
+    deliveries: Sequence[Delivery],
+    sleep: Callable[[float], None] = time.sleep,
+) -> list[Ready | None]:
+    """Merge several senders into a sync point with one CAS write.
+
+    The outcome is the same as writing the deliveries one after the other
+    in order (each one's :class:`Ready`, or None), but the row is read and
+    written once per attempt instead of once per sender.
+
+    :raises SyncPointNotFound: the row does not exist.
+    """
     attempt = 0
     while True:
         row = store.get_sync_point(entity_id, traversal_id, is_update)
         if row is None:
             raise SyncPointNotFound(entity_id, traversal_id)
-        write = plan_write(row, sender, value, new_failures, skip_propagate)
+        write = plan_batch(row, deliveries)
         if store.update_sync_point(row, write.input_data, write.extra_data):
-            return write.outcome(wanted, sender)
+            return write.outcomes(deliveries)
         attempt += 1
-        sleep(backoff(len(wanted - write.before), attempt))
+        missing = max(len(d.predecessors - write.before) for d in deliveries)
+        sleep(backoff(missing, attempt))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -151,6 +191,76 @@ def plan_write(
     )
 
 
+@dataclasses.dataclass(frozen=True)
+class BatchWrite:
+    """The one write that merges several deliveries into a row."""
+
+    row: SyncPointRow
+    before: set[Node]
+    input_data: dict[str, Any]
+    extra_data: dict[str, Any] | None
+
+    def outcomes(self, deliveries: Sequence[Delivery]) -> list[Ready | None]:
+        """Each delivery's outcome, as if written one after the other."""
+        results: list[Ready | None] = []
+        seen = set(self.before)
+        for index, d in enumerate(deliveries):
+            earlier = set(seen)
+            seen.add(d.sender)
+            fires = d.predecessors <= seen and not (
+                d.sender in d.predecessors
+                and d.sender in earlier
+                and d.predecessors <= earlier
+            )
+            results.append(self._ready(deliveries, index) if fires else None)
+        return results
+
+    def _ready(self, deliveries: Sequence[Delivery], index: int) -> Ready:
+        # the row as the index-th sequential write would have left it
+        row = self.row
+        if index == len(deliveries) - 1:
+            data = self.input_data
+            extra = self.extra_data
+        else:
+            data = dict(row.input_data)
+            extra = None
+            for d in deliveries[: index + 1]:
+                data[node_key(d.sender)] = d.value
+                merged = _merge_extra(
+                    dataclasses.replace(
+                        row, extra_data=extra or row.extra_data
+                    ),
+                    d.new_failures,
+                    d.skip_propagate,
+                )
+                extra = merged if merged is not None else extra
+        if extra is None:
+            extra = row.extra_data or {}
+        return Ready(
+            None,
+            data,
+            dict(extra.get("resource_failures") or {}),
+            bool(extra.get("skip_propagate")),
+        )
+
+
+def plan_batch(
+    row: SyncPointRow, deliveries: Sequence[Delivery]
+) -> BatchWrite:
+    """Merge every delivery (and its failures) into what was read."""
+    data = dict(row.input_data)
+    extra: dict[str, Any] | None = None
+    for d in deliveries:
+        data[node_key(d.sender)] = d.value
+        merged = _merge_extra(
+            dataclasses.replace(row, extra_data=extra or row.extra_data),
+            d.new_failures,
+            d.skip_propagate,
+        )
+        extra = merged if merged is not None else extra
+    return BatchWrite(row, present(row.input_data), data, extra)
+
+
 def _merge_extra(
     row: SyncPointRow,
     new_failures: dict[str, str] | None,
@@ -199,44 +309,68 @@ def propagate(
     new_failures: dict[str, str] | None = None,
     skip_propagate: bool = False,
     sleep: Callable[[float], None] = time.sleep,
+    deliver: Deliver | None = None,
 ) -> tuple[list[Ready], Ready | None]:
     """Report ``node`` finished to its successors and, for a root, the stack.
 
     :param value_for: the value ``node`` sends to a given successor.
+    :param deliver: how one delivery reaches a row (default: a
+        :func:`sync_many` of its own; an engine passes its
+        :class:`~keel_heat_core.convergence.combiner.SyncCombiner`).
     :returns: ``(nodes to trigger, stack completion or None)``.
     :raises SyncPointNotFound: the traversal was superseded.
     """
+    send = deliver or _deliver_alone
     fired: list[Ready] = []
     for succ in successors_in_order(graph, node):
-        ready = sync(
+        ready = send(
             store,
             entity_id_of(succ),
             traversal_id,
             succ.is_update,
-            graph.requires(succ),
-            node,
-            value_for(succ),
-            new_failures,
-            skip_propagate,
+            Delivery(
+                frozenset(graph.requires(succ)),
+                node,
+                value_for(succ),
+                new_failures,
+                skip_propagate,
+            ),
             sleep,
         )
         if ready is not None:
             fired.append(dataclasses.replace(ready, node=succ))
     stack_ready = None
     if not graph.required_by(node):
-        stack_ready = sync(
+        stack_ready = send(
             store,
             stack_id,
             traversal_id,
             True,
-            graph.roots(),
-            node,
-            None,
-            new_failures,
-            False,
+            Delivery(frozenset(graph.roots()), node, None, new_failures),
             sleep,
         )
     return fired, stack_ready
+
+
+#: ``(store, entity_id, traversal_id, is_update, delivery, sleep)`` ->
+#: the delivery's outcome (:meth:`SyncCombiner.sync` has this shape).
+Deliver = Callable[
+    [SyncPointStore, str, str, bool, Delivery, Callable[[float], None]],
+    Ready | None,
+]
+
+
+def _deliver_alone(
+    store: SyncPointStore,
+    entity_id: str,
+    traversal_id: str,
+    is_update: bool,
+    delivery: Delivery,
+    sleep: Callable[[float], None],
+) -> Ready | None:
+    return sync_many(
+        store, entity_id, traversal_id, is_update, [delivery], sleep
+    )[0]
 
 
 def retrigger(

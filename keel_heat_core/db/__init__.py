@@ -7,7 +7,7 @@ module of the aggregate you need (``stack``, ``resource``, ``event``,
 ``software_deployment``, ``snapshot``, ``user_creds``, ``service``,
 ``stack_tag``, ``resource_data``, ``resource_properties_data``,
 ``stack_lock``); they return frozen records from
-:mod:`keel_heat_core.db.records`. :mod:`keel_heat_core.db.engine_stores`
+:mod:`keel_heat_core.db.records`. ``keel_heat_core.service.db_stores``
 adapts them to the engine's store protocols. See
 ``docs/design/persistence.md``.
 """

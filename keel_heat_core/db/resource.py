@@ -231,6 +231,55 @@ def update(
         )
 
 
+def get_lock(
+    db: Database, resource_id: int
+) -> tuple[str | None, int | None, int | None] | None:
+    """``(engine_id, atomic_key, current_template_id)``, or ``None`` when
+    the row is gone: the lock columns alone, without the row's data."""
+    res = models.Resource
+    with db.transaction() as session:
+        found = session.execute(
+            select(
+                res.engine_id, res.atomic_key, res.current_template_id
+            ).where(res.id == resource_id)
+        ).first()
+    return None if found is None else (found[0], found[1], found[2])
+
+
+class _Missed(Exception):  # noqa: N818 - rolls a missed CAS back
+    """The compare-and-swap matched no row."""
+
+
+@retry_on_db_error
+def update_with_properties(
+    db: Database,
+    resource_id: int,
+    values: Mapping[str, Any],
+    properties: Mapping[str, Any] | None,
+    encrypted: bool,
+    atomic_key: int | None,
+    expected_engine_id: str | None = None,
+) -> bool:
+    """:func:`update` that also stores new property values, in one
+    transaction: the rpd row is inserted and referenced by
+    ``rsrc_prop_data_id``, and rolled back with the write when the
+    compare-and-swap misses.
+    """
+    try:
+        with db.transaction() as session:
+            columns = dict(values)
+            if properties is not None:
+                row = rpd.create_in_session(db, session, properties, encrypted)
+                columns["rsrc_prop_data_id"] = row.id
+            if not update_in_session(
+                session, resource_id, columns, atomic_key, expected_engine_id
+            ):
+                raise _Missed()
+    except _Missed:
+        return False
+    return True
+
+
 @retry_on_db_error
 def update_unconditional(
     db: Database, resource_id: int, values: Mapping[str, Any]

@@ -71,9 +71,9 @@ def _tags_by_stack(
 
 
 def _records(
-    session: Session, rows: Sequence[models.Stack]
+    session: Session, rows: Sequence[models.Stack], with_tags: bool = True
 ) -> list[records.StackRecord]:
-    tags = _tags_by_stack(session, [r.id for r in rows])
+    tags = _tags_by_stack(session, [r.id for r in rows]) if with_tags else {}
     return [
         records.from_row(records.StackRecord, r, tags=tags.get(r.id, ()))
         for r in rows
@@ -137,8 +137,13 @@ def get(
     stack_id: str,
     scope: Scope = ADMIN,
     show_deleted: bool = False,
+    with_tags: bool = True,
 ) -> records.StackRecord | None:
-    """The stack with this id, or ``None`` when absent or not visible."""
+    """The stack with this id, or ``None`` when absent or not visible.
+
+    :param with_tags: also read its tags (a second query); the engine's
+        workers do without (``tags`` is then empty).
+    """
     with db.transaction() as session:
         row = session.get(models.Stack, stack_id)
         if not _visible(row, scope):
@@ -146,7 +151,7 @@ def get(
         assert row is not None
         if row.deleted_at is not None and not show_deleted:
             return None
-        return _records(session, [row])[0]
+        return _records(session, [row], with_tags)[0]
 
 
 def get_by_name(

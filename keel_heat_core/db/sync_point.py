@@ -13,7 +13,9 @@ holds; writes always use the 3-element form.
 
 - :func:`create` inserts (a duplicate key is ignored and reported);
   :func:`create_many` inserts a traversal's points in one transaction;
-- :func:`get`, :func:`list_by_traversal`;
+- :func:`get`, :func:`list_by_traversal`; :func:`get_stored` and
+  :func:`update_stored_input_data` read and write ``input_data`` in its
+  stored form (the engine's hot path);
 - :func:`update_input_data` is the compare-and-swap::
 
     UPDATE sync_point SET input_data = :d, [extra_data = :e,]
@@ -122,6 +124,42 @@ def list_by_traversal(
         return [_record(r) for r in rows]
 
 
+def _stored_record(row: models.SyncPoint) -> records.SyncPointRecord:
+    extra = row.extra_data
+    if isinstance(extra, dict):
+        extra = extra.get("extra_data", extra)
+    data = row.input_data
+    inner = data.get("input_data", data) if isinstance(data, dict) else {}
+    return records.from_row(
+        records.SyncPointRecord,
+        row,
+        entity_id=str(row.entity_id),
+        is_update=bool(row.is_update),
+        input_data={
+            tuple_keys.normalize_stored_key(k): v
+            for k, v in (inner or {}).items()
+        },
+        extra_data=extra or None,
+    )
+
+
+def get_stored(
+    db: Database, entity_id: str | int, traversal_id: str, is_update: bool
+) -> records.SyncPointRecord | None:
+    """Like :func:`get`, but ``input_data`` as stored.
+
+    Keys stay ``tuple:`` strings (2-element ones normalised to the
+    3-element form) and values stay in their JSON form: what the engine
+    merges and writes back with :func:`update_stored_input_data`, without
+    decoding and re-encoding every entry of a busy row on each merge.
+    """
+    with db.transaction() as session:
+        row = session.get(
+            models.SyncPoint, (str(entity_id), traversal_id, is_update)
+        )
+        return _stored_record(row) if row is not None else None
+
+
 def get(
     db: Database, entity_id: str | int, traversal_id: str, is_update: bool
 ) -> records.SyncPointRecord | None:
@@ -154,6 +192,43 @@ def update_input_data(
     values: dict[str, Any] = {
         "atomic_key": atomic_key + 1,
         "input_data": tuple_keys.encode_input_data(input_data),
+    }
+    if extra_data is not None:
+        values["extra_data"] = {"extra_data": dict(extra_data)}
+    stmt = (
+        sa_update(sp)
+        .where(
+            sp.entity_id == str(entity_id),
+            sp.traversal_id == traversal_id,
+            sp.is_update == is_update,
+            sp.atomic_key == atomic_key,
+        )
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    with db.transaction() as session:
+        return bool(session.execute(stmt).rowcount)  # type: ignore[attr-defined]
+
+
+@retry_on_db_error
+def update_stored_input_data(
+    db: Database,
+    entity_id: str | int,
+    traversal_id: str,
+    is_update: bool,
+    atomic_key: int,
+    input_data: Mapping[str, Any],
+    extra_data: Mapping[str, Any] | None = None,
+) -> bool:
+    """:func:`update_input_data` for a mapping already in stored form.
+
+    :param input_data: ``{"tuple:(...)": JSON value}`` as returned by
+        :func:`get_stored` (plus the new entries), written as it is.
+    """
+    sp = models.SyncPoint
+    values: dict[str, Any] = {
+        "atomic_key": atomic_key + 1,
+        "input_data": {"input_data": dict(input_data)},
     }
     if extra_data is not None:
         values["extra_data"] = {"extra_data": dict(extra_data)}

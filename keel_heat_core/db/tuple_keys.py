@@ -14,6 +14,7 @@ Sync points written before Heat 26 use 2-element resource keys
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,9 +31,29 @@ def encode_key(key: Any) -> Any:
 def decode_key(key: Any) -> Any:
     """Decode one dictionary key written by :func:`encode_key`."""
     if isinstance(key, str) and key.startswith(PREFIX):
-        value = ast.literal_eval(key.split(":", 1)[1])
-        if isinstance(value, tuple):
-            return value
+        return _parse(key)
+    return key
+
+
+@functools.lru_cache(maxsize=65536)
+def _parse(key: str) -> Any:
+    # Sync point rows are re-read on every merge, with the same keys each
+    # time: parse each distinct key once per process (the results are
+    # immutable tuples of scalars, or the string itself).
+    value = ast.literal_eval(key.split(":", 1)[1])
+    return value if isinstance(value, tuple) else key
+
+
+@functools.lru_cache(maxsize=65536)
+def normalize_stored_key(key: str) -> str:
+    """A stored ``input_data`` key in the 3-element form keel-heat writes.
+
+    ``tuple:(42, True)`` (before Heat 26) becomes
+    ``tuple:(42, True, 'resource')``; other keys come back unchanged.
+    """
+    value = decode_key(key)
+    if isinstance(value, tuple) and len(value) == 2:
+        return encode_node_key(value)
     return key
 
 

@@ -45,6 +45,7 @@ class StoredTemplate(Mapping[str, "TemplateResource"]):
         )
         pending = StackDefinition(self.t, self.parameters, PendingStackView())
         self._pending = pending
+        self._dep_attrs: dict[str, set[Any]] | None = None
         self._resources = {
             name: TemplateResource(self, name, rdefn.resource_type)
             for name, rdefn in pending.resource_definitions().items()
@@ -70,12 +71,22 @@ class StoredTemplate(Mapping[str, "TemplateResource"]):
 
     def dep_attrs(self, name: str) -> set[Any]:
         """Attributes of ``name`` that other resources or outputs use."""
-        found: set[Any] = set()
-        for rdefn in self._pending.resource_definitions().values():
-            found.update(rdefn.dep_attrs(name))
-        for output in self._pending.outputs().values():
-            found.update(output.dep_attrs(name))
-        return found
+        if self._dep_attrs is None:
+            # one pass over the template for every resource, not one per
+            # node: a node asks for its own resource only
+            found: dict[str, set[Any]] = {}
+            pairs: list[Any] = [
+                rdefn.all_dep_attrs()
+                for rdefn in self._pending.resource_definitions().values()
+            ]
+            pairs += [
+                o.all_dep_attrs() for o in self._pending.outputs().values()
+            ]
+            for source in pairs:
+                for res, attr in source:
+                    found.setdefault(res, set()).add(attr)
+            self._dep_attrs = found
+        return set(self._dep_attrs.get(name, ()))
 
 
 class TemplateResource:
@@ -94,7 +105,7 @@ class TemplateResource:
     def bind(self, view: StackView) -> BoundDefinition:
         """This definition with its functions reading ``view``."""
         stack = self.stored.stack_definition(view)
-        return BoundDefinition(stack.resource_definitions()[self.name])
+        return BoundDefinition(stack.resource_definition(self.name))
 
     def resolve_properties(self, view: StackView) -> dict[str, Any]:
         """Resolved property values (null elision applied)."""
@@ -105,9 +116,21 @@ class TemplateResource:
         return self.stored.dep_attrs(self.name)
 
     @property
+    def description(self) -> str:
+        """The resource's ``description`` in the template (or "")."""
+        rdefn = self.stored._pending.resource_definitions()[self.name]
+        return str(rdefn.description or "")
+
+    @property
     def deletion_policy(self) -> str:
         rdefn = self.stored._pending.resource_definitions()[self.name]
         return str(rdefn.deletion_policy())
+
+    @property
+    def external_id(self) -> Any:
+        """The physical id the resource adopts (``external_id``), or None."""
+        rdefn = self.stored._pending.resource_definitions()[self.name]
+        return rdefn.external_id()
 
 
 class BoundDefinition:

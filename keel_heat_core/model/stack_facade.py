@@ -8,16 +8,68 @@ from typing import Any
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.definitions import StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
+from keel_heat_core.template.registry import overrides_for
 
 
-class _NoClients:
-    """Engine-internal types need no service client."""
+class _EngineClients:
+    """The context's client plugins (none for engine-internal types), with
+    the ``heat`` client of this cloud's own region served by the engine
+    itself when its RPC client offers one (``service/local_heat.py``).
+
+    ``client_plugin("heat")`` stays the context's plugin (endpoint URLs of
+    signal handles) and also knows the local client's not-found errors.
+    """
+
+    def __init__(self, base: Any, rpc: Any = None, context: Any = None):
+        self._base = base
+        self._rpc = rpc
+        self._context = context
+
+    def _local(self, kind: str) -> Any:
+        make = getattr(self._rpc, f"heat_{kind}", None)
+        return make(self._context) if callable(make) else None
+
+    def _missing(self, name: str | None) -> RuntimeError:
+        return RuntimeError(f"No client plugin {name!r} is available")
 
     def client(self, name: str | None, version: Any = None) -> Any:
-        raise RuntimeError(f"No client plugin {name!r} is available")
+        if name == "heat":
+            local = self._local("client")
+            if local is not None:
+                return local
+        if self._base is None:
+            raise self._missing(name)
+        return self._base.client(name, version)
 
     def client_plugin(self, name: str | None) -> Any:
-        raise RuntimeError(f"No client plugin {name!r} is available")
+        local = self._local("client_plugin") if name == "heat" else None
+        if self._base is None:
+            if local is None:
+                raise self._missing(name)
+            return local
+        plugin = self._base.client_plugin(name)
+        return plugin if local is None else _HeatPlugin(plugin, local)
+
+
+class _HeatPlugin:
+    """The context's ``heat`` plugin; not-found checks also cover the
+    engine-served client's errors."""
+
+    def __init__(self, plugin: Any, local: Any) -> None:
+        self._plugin = plugin
+        self._local = local
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._plugin, name)
+
+    def is_not_found(self, exc: BaseException) -> bool:
+        return bool(
+            self._local.is_not_found(exc) or self._plugin.is_not_found(exc)
+        )
+
+    def ignore_not_found(self, exc: BaseException) -> None:
+        if not self.is_not_found(exc):
+            raise exc
 
 
 class EngineStackFacade:
@@ -53,8 +105,8 @@ class EngineStackFacade:
         self._rpc = rpc
         self._stacks = stacks
         self.context = context
-        self.clients = (
-            clients or getattr(context, "clients", None) or (_NoClients())
+        self.clients = _EngineClients(
+            clients or getattr(context, "clients", None), rpc, context
         )
         self.id = row.id
         self.name = row.name
@@ -74,6 +126,19 @@ class EngineStackFacade:
 
     def timeout_secs(self) -> int | None:
         return None if self.timeout_mins is None else self.timeout_mins * 60
+
+    def clients_for_region(self, region: str) -> Any:
+        """The clients of another region (``OS::Heat::Stack``): only the
+        engine's own region (``[DEFAULT] region_name_for_services``) is
+        reachable; another region answers keystoneauth's
+        endpoint-not-found text."""
+        own = getattr(self._rpc, "region_name", None)
+        if own is not None and region == own:
+            return self.clients
+        raise RuntimeError(
+            f"public endpoint for orchestration service in {region} "
+            "region not found"
+        )
 
     def rpc_client(self) -> Any:
         return self._rpc
@@ -113,4 +178,19 @@ class EngineStackFacade:
     ) -> dict[str, Any]:
         env = self._stored.env.user_env_as_dict()
         env["parameters"] = dict(user_params or {})
+        # the child sees only the overrides (hooks...) of its resource
+        registry = env.get("resource_registry")
+        if isinstance(registry, dict) and isinstance(
+            registry.get("resources"), dict
+        ):
+            env["resource_registry"] = dict(
+                registry,
+                resources={
+                    name: entry
+                    for name, entry in overrides_for(
+                        registry["resources"], child_resource_name
+                    ).items()
+                    if isinstance(entry, dict)  # not the parent's own hooks
+                },
+            )
         return env

@@ -53,7 +53,15 @@ JSONObject = dict[str, Any]
 
 
 def _as_rebuilt(err: HeatException) -> HeatException:
-    """``err`` as oslo.messaging rebuilds it on the calling side."""
+    """``err`` as oslo.messaging rebuilds it on the calling side.
+
+    An error a broker transport already rebuilt (its class is the
+    ``<Name>_Remote`` subclass oslo.messaging makes) is left as it is:
+    rebuilding it once more would double the ``": "`` of path errors
+    again.
+    """
+    if type(err).__name__.endswith("_Remote"):
+        return err
     try:
         return type(err)(**err.kwargs)
     except Exception:  # not rebuildable: a broker sends a RemoteError

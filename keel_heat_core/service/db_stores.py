@@ -21,6 +21,7 @@ from keel_heat_core.db import exceptions as db_exceptions
 from keel_heat_core.db import raw_template as template_repo
 from keel_heat_core.db import records, tuple_keys
 from keel_heat_core.db import resource as resource_repo
+from keel_heat_core.db import resource_data as data_repo
 from keel_heat_core.db import resource_properties_data as rpd_repo
 from keel_heat_core.db import service as service_repo
 from keel_heat_core.db import stack as stack_repo
@@ -74,7 +75,7 @@ class DbStackStore:
         self.db = db
 
     def get_stack(self, stack_id: str) -> r.StackRow | None:
-        rec = stack_repo.get(self.db, stack_id)
+        rec = stack_repo.get(self.db, stack_id, with_tags=False)
         return None if rec is None else stack_row(rec)
 
     def list_in_progress(self) -> list[r.StackRow]:
@@ -132,7 +133,8 @@ class DbResourceStore:
     """:class:`~keel_heat_core.model.rows.ResourceStore` over the database.
 
     ``physical_id`` maps to ``nova_instance``; ``properties`` become a new
-    ``resource_properties_data`` row (as Heat, one per change).
+    ``resource_properties_data`` row (as Heat, one per change), written in
+    the transaction of the compare-and-swap that references it.
     """
 
     def __init__(self, db: Database, encrypt_properties: bool = False) -> None:
@@ -218,6 +220,11 @@ class DbResourceStore:
     def add_event(self, event: r.EventRecord) -> None:
         event_repo.create_many(self.db, [dataclasses.asdict(event)])
 
+    def resource_data(self, resource_id: int) -> dict[str, str]:
+        """The row's ``resource_data`` items (hook markers, for resume)."""
+        values = data_repo.get_all(self.db, resource_id)
+        return {k: v for k, v in values.items() if v is not None}
+
     def cas_update(
         self,
         resource_id: int,
@@ -225,21 +232,30 @@ class DbResourceStore:
         expected_atomic_key: int | None,
         values: Mapping[str, Any],
     ) -> bool:
-        return resource_repo.update(
+        if "properties" not in values:
+            return resource_repo.update(
+                self.db,
+                resource_id,
+                self._columns(values),
+                expected_atomic_key,
+                expected_engine_id,
+            )
+        # the new rpd row goes in the same transaction as the CAS
+        rest = dict(values)
+        properties = rest.pop("properties")
+        return resource_repo.update_with_properties(
             self.db,
             resource_id,
-            self._columns(values),
+            self._columns(rest),
+            properties,
+            self.encrypt_properties,
             expected_atomic_key,
             expected_engine_id,
         )
 
     def read_lock(self, resource_id: int) -> LockState | None:
-        rec = resource_repo.get(self.db, resource_id)
-        if rec is None:
-            return None
-        return LockState(
-            rec.engine_id, rec.atomic_key, rec.current_template_id
-        )
+        found = resource_repo.get_lock(self.db, resource_id)
+        return None if found is None else LockState(*found)
 
 
 class DbSyncPointStore:
@@ -253,21 +269,26 @@ class DbSyncPointStore:
 
     @staticmethod
     def _row(rec: records.SyncPointRecord) -> SyncPointRow:
-        data = {
-            node_key(node_from_key(tuple_keys.encode_key(k)))
-            if isinstance(k, tuple)
-            else k: tuple_keys.encode(v)
-            for k, v in (rec.input_data or {}).items()
-        }
+        # from get_stored/list: keys are tuple: strings, values JSON
         return SyncPointRow(
             entity_id=rec.entity_id,
             traversal_id=rec.traversal_id,
             is_update=rec.is_update,
             stack_id=rec.stack_id,
             atomic_key=rec.atomic_key,
-            input_data=data,
+            input_data=rec.input_data,
             extra_data=rec.extra_data,
         )
+
+    @staticmethod
+    def _decoded_row(rec: records.SyncPointRecord) -> SyncPointRow:
+        data = {
+            node_key(node_from_key(tuple_keys.encode_key(k)))
+            if isinstance(k, tuple)
+            else k: tuple_keys.encode(v)
+            for k, v in (rec.input_data or {}).items()
+        }
+        return dataclasses.replace(DbSyncPointStore._row(rec), input_data=data)
 
     def create_sync_points(
         self,
@@ -281,7 +302,7 @@ class DbSyncPointStore:
     def get_sync_point(
         self, entity_id: str, traversal_id: str, is_update: bool
     ) -> SyncPointRow | None:
-        rec = sync_repo.get(self.db, entity_id, traversal_id, is_update)
+        rec = sync_repo.get_stored(self.db, entity_id, traversal_id, is_update)
         return None if rec is None else self._row(rec)
 
     def update_sync_point(
@@ -290,7 +311,7 @@ class DbSyncPointStore:
         input_data: dict[str, Any],
         extra_data: dict[str, Any] | None,
     ) -> bool:
-        return sync_repo.update_input_data(
+        return sync_repo.update_stored_input_data(
             self.db,
             row.entity_id,
             row.traversal_id,
@@ -304,7 +325,7 @@ class DbSyncPointStore:
         self, stack_id: str, traversal_id: str
     ) -> list[SyncPointRow]:
         return [
-            self._row(rec)
+            self._decoded_row(rec)
             for rec in sync_repo.list_by_traversal(
                 self.db, stack_id, traversal_id
             )

@@ -30,7 +30,7 @@ from keel_heat_core.service.worker_endpoint import (
     ListenerEndpoint,
     WorkerEndpoint,
 )
-from keel_heat_core.template import environment
+from keel_heat_core.template import environment, yaql_function
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.deps import Caster, Liveness, WorkerDeps
 from keel_heat_core.worker.resume import Resumer
@@ -157,6 +157,7 @@ class EngineService:
     def start(self) -> None:
         """Start serving and the background threads; return promptly."""
         load_global_environment(self.conf)
+        configure_yaql(self.conf)
         transport = self._transport or _default_transport(self.conf)
         backend = self._backend or _default_backend(self.conf)
         self._backend = backend
@@ -294,6 +295,17 @@ class EngineService:
     def reload(self) -> None:
         """SIGHUP: nothing engine-specific to re-read yet."""
         LOG.info("Engine %s reloaded its configuration", self.engine_id)
+
+
+def configure_yaql(conf: cfg.ConfigOpts) -> None:
+    """Apply the ``[yaql]`` limits to the ``yaql`` functions run here."""
+    group = getattr(conf, "yaql", None)
+    if group is None:
+        return
+    yaql_function.configure(
+        limit_iterators=group.limit_iterators,
+        memory_quota=group.memory_quota,
+    )
 
 
 def load_global_environment(conf: cfg.ConfigOpts) -> bool:

@@ -196,7 +196,7 @@ class EngineEndpoint:
 
     def list_outputs(self, ctxt: Any, stack_identity: Any) -> Any:
         stack = self._api.load(ctxt, stack_identity)
-        return self._reads.outputs(stack, self._api.stored(stack))
+        return self._reads.output_keys(self._api.stored(stack))
 
     def show_output(
         self, ctxt: Any, stack_identity: Any, output_key: str
@@ -264,7 +264,7 @@ class EngineEndpoint:
         with_attr: Any = None,
     ) -> Any:
         return self._reads.describe_stack_resource(
-            ctxt, stack_identity, resource_name
+            ctxt, stack_identity, resource_name, with_attr=with_attr
         )
 
     def find_physical_resource(
@@ -290,7 +290,9 @@ class EngineEndpoint:
         with_detail: bool = False,
         filters: Any = None,
     ) -> Any:
-        return self._reads.list_stack_resources(ctxt, stack_identity)
+        return self._reads.list_stack_resources(
+            ctxt, stack_identity, nested_depth, with_detail, filters
+        )
 
     def resource_signal(
         self,

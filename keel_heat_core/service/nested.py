@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from keel_heat_core.model import rows as r
+from keel_heat_core.service.local_heat import LocalHeatClient, LocalHeatPlugin
 from keel_heat_core.service.software import LocalSoftwareRPC
 from keel_heat_core.service.stack_api import StackAPI
 from keel_heat_core.service.stack_reads import StackReads
@@ -27,6 +28,26 @@ class LocalEngineRPC(LocalSoftwareRPC):
         super().__init__(api.db, api.conf)
         self._api = api
         self._reads = StackReads(api)
+
+    # -- OS::Heat::Stack in this region (service/local_heat.py) -------------
+
+    @property
+    def stack_api(self) -> StackAPI:
+        """The engine's stack operations."""
+        return self._api
+
+    @property
+    def region_name(self) -> str | None:
+        """The region this engine serves (``region_name_for_services``)."""
+        return getattr(self._api.conf, "region_name_for_services", None)
+
+    def heat_client(self, ctxt: Any) -> LocalHeatClient:
+        """heatclient's calls served by this engine, as ``ctxt``."""
+        return LocalHeatClient(self, ctxt)
+
+    def heat_client_plugin(self, ctxt: Any) -> LocalHeatPlugin:
+        """The ``heat`` client plugin (not-found checks)."""
+        return LocalHeatPlugin()
 
     def _create_stack(
         self,

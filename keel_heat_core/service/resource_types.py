@@ -106,6 +106,11 @@ def list_template_functions(
         )
     out = []
     for name, fn in cls.function_table(with_condition).items():
-        summary = pydoc.splitdoc(pydoc.getdoc(fn))[0]
+        # the function's ``description`` is the API text; its docstring
+        # stands in for a function that has none
+        summary = (
+            getattr(fn, "description", "")
+            or (pydoc.splitdoc(pydoc.getdoc(fn))[0])
+        )
         out.append({"functions": name, "description": summary})
     return out

@@ -31,6 +31,7 @@ from keel_heat_core.plugin_api import lifecycle
 from keel_heat_core.plugin_api.resource import Resource
 from keel_heat_core.service.stack_api import StackAPI
 from keel_heat_core.template.registry import HOOK_TYPES
+from keel_heat_core.worker import hooks
 from keel_heat_core.worker.lock import (
     LockState,
     ResourceLock,
@@ -47,6 +48,19 @@ SIGNAL_ATTEMPTS = 5
 
 def _spawn(work: Callable[[], None]) -> None:
     threading.Thread(target=work, name="keel-heat-signal", daemon=True).start()
+
+
+def _unsets_hook(details: Any) -> bool:
+    return isinstance(details, Mapping) and "unset_hook" in details
+
+
+def _clears_post_delete(details: Any) -> bool:
+    """A ``post-delete`` hook is cleared on a deleted resource, which
+    takes no other signal (Heat refuses it, so that hook never clears)."""
+    return (
+        isinstance(details, Mapping)
+        and details.get("unset_hook") == hooks.POST_DELETE
+    )
 
 
 class _Target:
@@ -106,10 +120,18 @@ class ResourceSignals:
         return out
 
     def _get(
-        self, ctxt: Any, stack_identity: Any, resource_name: str
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        resource_name: str,
+        details: Any = None,
     ) -> _Target:
         stack = self.api.load(ctxt, stack_identity)
         stored = self.api.stored(stack)
+        if resource_name not in stored and _unsets_hook(details):
+            found = self._leaving(stack, resource_name)
+            if found is not None:
+                return found
         if resource_name not in stored:
             raise exception.ResourceNotFound(
                 resource_name=resource_name, stack_name=stack.name
@@ -117,6 +139,24 @@ class ResourceSignals:
         row = self._rows(stack, stored).get(resource_name)
         if row is None:
             raise exception.ResourceNotAvailable(resource_name=resource_name)
+        return _Target(self.api, stack, stored, row)
+
+    def _leaving(self, stack: r.StackRow, name: str) -> _Target | None:
+        """A resource the traversal deletes (absent from the stack's
+        template), with the template it was created from: its pre- and
+        post-delete hooks are cleared while the stack is deleted. Heat
+        cannot find such a resource, so those hooks never clear there."""
+        rows = [
+            row
+            for row in self.api.deps.resources.get_resources(stack.id)
+            if row.name == name and row.current_template_id is not None
+        ]
+        if not rows:
+            return None
+        row = max(rows, key=lambda x: x.id)
+        stored = self.api.stored(stack, row.current_template_id)
+        if name not in stored:
+            return None
         return _Target(self.api, stack, stored, row)
 
     def _find(
@@ -185,8 +225,7 @@ class ResourceSignals:
             raise exception.InvalidBreakPointHook(
                 message=f'Invalid hook type "{hook}" for {target.text()}'
             )
-        registry = target.stored.env.registry
-        if not registry.matches_hook(target.row.name, hook):
+        if target.plugin.data().get(hook) != hooks.PAUSED:
             raise exception.InvalidBreakPointHook(
                 message=f'The "{hook}" hook is not defined on {target.text()}'
             )
@@ -207,27 +246,30 @@ class ResourceSignals:
         :raises InvalidBreakPointHook: a bad ``unset_hook``.
         :raises ResourceActionNotSupported: the type takes no signals.
         """
-        target = self._get(ctxt, stack_identity, resource_name)
-        self._check_action(target)
+        target = self._get(ctxt, stack_identity, resource_name, details)
+        if not _clears_post_delete(details):
+            self._check_action(target)
         self._check_hook(target, details)
         handler = getattr(target.plugin, "handle_signal", None)
         if sync_call or not callable(handler):
-            self._signal(target, details)
+            self._signal(target, details, ctxt)
         else:
-            self._spawn(lambda: self._signal_logged(target, details))
+            self._spawn(lambda: self._signal_logged(target, details, ctxt))
         if sync_call:
             return target.plugin.metadata_get(refresh=True)
         return None
 
-    def _signal_logged(self, target: _Target, details: Any) -> None:
+    def _signal_logged(
+        self, target: _Target, details: Any, ctxt: Any = None
+    ) -> None:
         try:
-            self._signal(target, details)
+            self._signal(target, details, ctxt)
         except Exception:
             LOG.info("signal %s failed", target.text(), exc_info=True)
 
-    def _signal(self, target: _Target, details: Any) -> None:
+    def _signal(self, target: _Target, details: Any, ctxt: Any = None) -> None:
         if isinstance(details, Mapping) and "unset_hook" in details:
-            self._unset_hook(target, str(details["unset_hook"]))
+            self._unset_hook(ctxt, target, str(details["unset_hook"]))
             return
         handler = getattr(target.plugin, "handle_signal", None)
         if not callable(handler):
@@ -252,14 +294,29 @@ class ResourceSignals:
         if getattr(target.plugin, "signal_needs_metadata_updates", False):
             self._refresh_metadata(target)
 
-    def _unset_hook(self, target: _Target, hook: str) -> None:
-        target.plugin.data_delete(hook)
+    def _unset_hook(self, ctxt: Any, target: _Target, hook: str) -> None:
+        """Clear the marker, record it, and let the parked node go on
+        (``worker/hooks.py``)."""
+        plugin = target.plugin
+        paused_in = plugin.data().get(hooks.traversal_key(hook))
+        plugin.data_delete(hook)
         LOG.info("Clearing %s hook on %s", hook, target.text())
         self._event(
             target,
             target.row.action,
             target.row.status,
             f"Hook {hook} is cleared",
+        )
+        deps = self.api.deps
+        stack = deps.stacks.get_stack(target.stack.id) or target.stack
+        hooks.resume_parked(
+            ctxt,
+            deps.caster,
+            deps.sync_points,
+            stack,
+            target.row,
+            hook,
+            paused_in,
         )
 
     def _refresh_metadata(self, target: _Target) -> None:

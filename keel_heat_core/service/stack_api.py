@@ -21,6 +21,7 @@ from keel_heat_core.db import exceptions as db_exceptions
 from keel_heat_core.db import raw_template as template_repo
 from keel_heat_core.db import resource as resource_repo
 from keel_heat_core.db import stack as stack_repo
+from keel_heat_core.db import stack_tag as stack_tag_repo
 from keel_heat_core.db.database import Database
 from keel_heat_core.db.scope import ADMIN, Scope
 from keel_heat_core.model import rows as r
@@ -34,7 +35,7 @@ from keel_heat_core.service.type_discovery import ResourceTypes
 from keel_heat_core.template import validation
 from keel_heat_core.template.protocols import PendingStackView
 from keel_heat_core.template.request_environment import merged_environment
-from keel_heat_core.worker import stack_state
+from keel_heat_core.worker import hooks, stack_state
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.converge import converge_stack, rollback
 from keel_heat_core.worker.deps import WorkerDeps
@@ -136,9 +137,10 @@ class StackAPI:
         parsed = ParsedStack(template, params, files, ident)
         # plugins validate with the caller's own session (constraints)
         ctxt = self.creds.request_context(ctxt)
+        rpc = getattr(self.deps.plugins, "rpc", None)  # OS::Heat::Stack
         StackValidator(
             parsed,
-            lambda p: EngineStackFacade(row, p, ctxt),
+            lambda p: EngineStackFacade(row, p, ctxt, rpc=rpc),
             ctxt,
             type_policy=lambda name: self.types.enforce(ctxt, name),
         ).validate()
@@ -158,9 +160,17 @@ class StackAPI:
         )
 
     def _store_template(self, stored: StoredTemplate, files: Any) -> int:
-        rec = template_repo.create(
-            self.db, stored.t.t, stored.env.env_as_dict(), dict(files or {})
-        )
+        env = stored.env.env_as_dict()
+        if bool(
+            getattr(self.conf, "encrypt_parameters_and_properties", False)
+        ):
+            hidden = [
+                name
+                for name, schema in stored.parameters.schemata.items()
+                if schema.hidden
+            ]
+            env = template_repo.encrypt_hidden_parameters(self.db, env, hidden)
+        rec = template_repo.create(self.db, stored.t.t, env, dict(files or {}))
         return rec.id
 
     # -- create, update, delete ---------------------------------------------
@@ -288,6 +298,10 @@ class StackAPI:
             values["disable_rollback"] = bool(args["disable_rollback"])
         if "timeout_mins" in args:
             values["timeout"] = args["timeout_mins"]
+        # PUT replaces the tags (none given: none left), PATCH keeps them
+        # unless given, as Heat does
+        if args.get("tags") is not None or not args.get("existing"):
+            stack_tag_repo.set_tags(self.db, stack.id, args.get("tags") or ())
         converge_stack(self.deps, ctxt, stack, template_id, r.UPDATE, **values)
         return views.identity(stack)
 
@@ -412,7 +426,7 @@ class StackAPI:
                 "action": row.action,
                 "status": row.status,
                 "metadata": row.rsrc_metadata or {},
-                "resource_data": dict(data or {}),
+                "resource_data": hooks.user_data(data or {}),
             }
         return {
             "name": stack.name,

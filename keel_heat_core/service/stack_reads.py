@@ -12,7 +12,9 @@ from keel_heat_core.db import resource as resource_repo
 from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.model import rows as r
 from keel_heat_core.service import db_stores, views
+from keel_heat_core.service.resource_reads import ResourceReads
 from keel_heat_core.service.stack_api import StackAPI, scope_of
+from keel_heat_core.template.protocols import PendingStackView
 
 #: actions after which a resource's attributes may be read
 _ATTR_ACTIONS = frozenset(
@@ -25,18 +27,28 @@ class RowsView:
     """A StackView over a stack's resource rows (for outputs).
 
     Attributes are read from the resources' plugins, built on demand.
+    The rows are read (in one query) only when an output refers to a
+    resource: a status poll of a stack without outputs reads none.
     """
 
     def __init__(self, api: StackAPI, stack: r.StackRow, stored: Any) -> None:
         self._api = api
         self._stack = stack
         self._stored = stored
-        live = [
-            row
-            for row in api.deps.resources.get_resources(stack.id)
-            if row.name in stored and row.replaced_by is None
-        ]
-        self._rows = {row.name: row for row in live}
+        self._loaded: dict[str, r.ResourceRow] | None = None
+
+    @property
+    def _rows(self) -> dict[str, r.ResourceRow]:
+        if self._loaded is None:
+            live = [
+                row
+                for row in self._api.deps.resources.get_resources(
+                    self._stack.id
+                )
+                if row.name in self._stored and row.replaced_by is None
+            ]
+            self._loaded = {row.name: row for row in live}
+        return self._loaded
 
     def reference_id(self, name: str) -> str | None:
         row = self._rows.get(name)
@@ -47,11 +59,12 @@ class RowsView:
         # the plugin's reference (an AWS wait condition handle's is its
         # pre-signed URL), as the worker resolves get_resource/Ref
         try:
-            return str(self._plugin(name).FnGetRefId())
+            return str(self.plugin(name).FnGetRefId())
         except Exception:
             return row.physical_id
 
-    def _plugin(self, name: str) -> Any:
+    def plugin(self, name: str) -> Any:
+        """The plugin of resource ``name`` over its stored row."""
         row = self._rows[name]
         return self._api.deps.plugins(
             self._stored[name], row, dict(row.properties or {}), self._stack
@@ -61,7 +74,7 @@ class RowsView:
         row = self._rows.get(name)
         if row is None or row.action not in _ATTR_ACTIONS:
             return None
-        return self._plugin(name).FnGetAtt(attr)
+        return self.plugin(name).FnGetAtt(attr)
 
     def all_attributes(self, name: str) -> dict[str, Any] | None:
         """Every attribute but ``show`` (``get_attr: [name]``); ``None``
@@ -71,7 +84,7 @@ class RowsView:
             return None
         if row.status not in ("IN_PROGRESS", "COMPLETE"):
             return None
-        plugin = self._plugin(name)
+        plugin = self.plugin(name)
         return {
             key: plugin.FnGetAtt(key)
             for key in plugin.attributes_schema
@@ -96,6 +109,16 @@ class StackReads:
 
     def __init__(self, api: StackAPI) -> None:
         self.api = api
+        self.resources = ResourceReads(api, RowsView)
+
+    def output_keys(self, stored: Any) -> list[dict[str, Any]]:
+        """``list_outputs``: each output's key and description, values
+        not resolved (as Heat)."""
+        definition = stored.stack_definition(PendingStackView())
+        return [
+            {"output_key": name, "description": output.description()}
+            for name, output in definition.outputs().items()
+        ]
 
     def outputs(
         self, stack: r.StackRow, stored: Any, key: str | None = None
@@ -129,7 +152,10 @@ class StackReads:
 
     def list_stacks(self, ctxt: Any, **kwargs: Any) -> list[dict[str, Any]]:
         recs = stack_repo.list_stacks(
-            self.api.db, scope_of(ctxt), **_list_args(kwargs)
+            self.api.db,
+            scope_of(ctxt),
+            hidden_tags=self._hidden_tags(),
+            **_list_args(kwargs),
         )
         return [
             views.stack_summary(db_stores.stack_row(rec), rec.tags)
@@ -140,7 +166,19 @@ class StackReads:
         args = _list_args(kwargs)
         for key in ("limit", "marker", "sort_keys", "sort_dir"):
             args.pop(key, None)
-        return int(stack_repo.count(self.api.db, scope_of(ctxt), **args))
+        return int(
+            stack_repo.count(
+                self.api.db,
+                scope_of(ctxt),
+                hidden_tags=self._hidden_tags(),
+                **args,
+            )
+        )
+
+    def _hidden_tags(self) -> list[str]:
+        """``[DEFAULT] hidden_stack_tags``: such stacks are listed only
+        with ``show_hidden``."""
+        return list(getattr(self.api.conf, "hidden_stack_tags", None) or [])
 
     def identify_stack(self, ctxt: Any, stack_name: str) -> dict[str, str]:
         scope = scope_of(ctxt)
@@ -175,36 +213,42 @@ class StackReads:
         return template_repo.get(self.api.db, stack.raw_template_id).files
 
     def list_stack_resources(
-        self, ctxt: Any, stack_identity: Any, **kwargs: Any
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        nested_depth: int = 0,
+        with_detail: bool = False,
+        filters: Mapping[str, Any] | None = None,
     ) -> list[dict[str, Any]]:
+        """Heat's ``list_stack_resources``: row filters, ``type`` as a
+        substring, nested stacks down to ``nested_depth`` (capped at
+        ``max_nested_stack_depth``); ``with_detail`` adds description and
+        attributes."""
         stack = self.api.load(ctxt, stack_identity)
-        stored = self.api.stored(stack)
-        rows = self.api.deps.resources.get_resources(stack.id)
-        required_by: dict[str, list[str]] = {}
-        for name in stored:
-            for dep in stored.dependency_names(name):
-                required_by.setdefault(dep, []).append(name)
-        return [
-            views.resource(
-                stack,
-                row,
-                stored[row.name].resource_type if row.name in stored else "",
-                required_by.get(row.name),
-            )
-            for row in rows
-            if row.replaced_by is None
-            and not (row.action == r.DELETE and row.status == r.COMPLETE)
-        ]
+        depth = min(
+            int(nested_depth or 0), self.api.conf.max_nested_stack_depth
+        )
+        return list(
+            self.resources.items(stack, depth, filters, detail=with_detail)
+        )
 
     def describe_stack_resource(
-        self, ctxt: Any, stack_identity: Any, resource_name: str
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        resource_name: str,
+        with_attr: list[str] | None = None,
     ) -> dict[str, Any]:
-        for item in self.list_stack_resources(ctxt, stack_identity):
-            if item["resource_name"] == resource_name:
-                item["metadata"] = self.resource_metadata(
-                    item["stack_identity"]["stack_id"], resource_name
-                )
-                return item
+        """One resource with description, attributes (plus ``with_attr``)
+        and metadata."""
+        stack = self.api.load(ctxt, stack_identity)
+        for item in self.resources.items(
+            stack, detail=True, with_attr=with_attr, names={resource_name}
+        ):
+            item["metadata"] = self.resource_metadata(
+                item["stack_identity"]["stack_id"], resource_name
+            )
+            return item
         raise exception.ResourceNotFound(
             resource_name=resource_name,
             stack_name=_stack_name(stack_identity),

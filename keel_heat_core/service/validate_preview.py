@@ -33,7 +33,7 @@ from keel_heat_core.model.identifier import StackIdentifier
 from keel_heat_core.model.stack_facade import EngineStackFacade
 from keel_heat_core.plugin_api import Resource
 from keel_heat_core.plugin_api.stack_resource import StackResource
-from keel_heat_core.service import db_stores, views
+from keel_heat_core.service import db_stores, preview_nested, views
 from keel_heat_core.service.stack_api import StackAPI, scope_of
 from keel_heat_core.service.stack_validation import is_template_resource
 from keel_heat_core.service.type_discovery import ResourceTypes
@@ -111,6 +111,7 @@ class _Preview:
         strict: bool,
         stack_id: str | None = None,
         types: ResourceTypes | None = None,
+        rpc: Any = None,
     ) -> None:
         self.ctxt = ctxt
         self.types = types
@@ -118,7 +119,8 @@ class _Preview:
         self.strict = strict
         tenant = getattr(ctxt, "project_id", None) or ""
         self.row = _row(name, tenant, stack_id)
-        self.facade = EngineStackFacade(self.row, stored, ctxt)
+        # the engine client serves OS::Heat::Stack of this region
+        self.facade = EngineStackFacade(self.row, stored, ctxt, rpc=rpc)
         self.facade.strict_validate = strict
         self.defn = stored.stack_definition(
             PendingStackView(attribute_names=self._attribute_names)
@@ -421,6 +423,7 @@ class ValidatePreview:
             strict=True,
             stack_id=stack_id,
             types=self.types,
+            rpc=getattr(self.api.deps.plugins, "rpc", None),
         )
         preview.validate()
         return preview
@@ -460,11 +463,18 @@ class ValidatePreview:
         for key in ("stack_action", "stack_status", "stack_status_reason"):
             out.pop(key, None)
         values, _errors = validation.resolve_outputs(preview.defn)
-        required_by = preview.required_by()
-        out["resources"] = [
-            preview.resource_view(name, required_by.get(name, []))
-            for name in preview.stored
-        ]
+        out["resources"] = preview_nested.resource_views(
+            preview,
+            lambda c, n, s: _Preview(
+                c,
+                n,
+                s,
+                strict=True,
+                types=self.types,
+                rpc=preview.facade.rpc_client(),
+            ),
+            int(getattr(self.api.conf, "max_nested_stack_depth", 5) or 5),
+        )
         out["outputs"] = [
             {
                 "output_key": key,
@@ -560,13 +570,17 @@ def _current_view(
     if rec is None:
         return fallback
     row = db_stores.resource_row(rec)
-    return views.resource(stack, row, fallback["resource_type"])
+    return views.resource(
+        stack, row, fallback["resource_type"], description=""
+    )
 
 
 def _nested_parameters(preview: _Preview) -> dict[str, Any]:
     """``NestedParameters``: the parameters of each child template."""
     result: dict[str, Any] = {}
-    for name, res in preview.resources.items():
+    for name in preview.stored:
+        # template resources too (the validation only read their template)
+        res = preview_nested.instance(preview, name)
         child = getattr(res, "child_template", None)
         if not callable(child):
             continue

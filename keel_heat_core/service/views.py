@@ -70,23 +70,28 @@ def resource(
     row: r.ResourceRow,
     resource_type: str,
     required_by: list[str] | None = None,
+    description: str | None = None,
 ) -> dict[str, Any]:
-    """``list_stack_resources`` / ``describe_stack_resource`` entry."""
-    return {
-        "resource_identity": identity(stack, f"/resources/{row.name}"),
-        "description": "",
+    """``list_stack_resources`` / ``describe_stack_resource`` entry
+    (``description`` only in the detailed form)."""
+    # Heat's key order (format_stack_resource)
+    out: dict[str, Any] = {
+        "updated_time": timestamp(row.updated_at or row.created_at),
+        "creation_time": timestamp(row.created_at),
         "resource_name": row.name,
         "physical_resource_id": row.physical_id or "",
         "resource_action": row.action,
         "resource_status": row.status,
         "resource_status_reason": row.status_reason,
         "resource_type": resource_type,
+        "resource_identity": identity(stack, f"/resources/{row.name}"),
         "stack_identity": identity(stack),
         "stack_name": stack.name,
-        "creation_time": timestamp(row.created_at),
-        "updated_time": timestamp(row.updated_at or row.created_at),
         "required_by": list(required_by or []),
     }
+    if description is not None:
+        out["description"] = description
+    return out
 
 
 def event(stack: r.StackRow, ev: Any) -> dict[str, Any]:

@@ -221,26 +221,41 @@ class Template(Mapping[str, Any]):
         """
         out: dict[str, ResourceDefinition] = {}
         for name, data in self.resources_section().items():
-            try:
-                defn = self.resource_definition(stack, name, data)
-            except (TypeError, ValueError, KeyError) as err:
-                raise exception.StackValidationFailed(
-                    message=str(err)
-                ) from err
-            defn.stack = stack
-            cond = defn.condition()
-            if cond is not None:
-                try:
-                    enabled = conditions.is_enabled(function.resolve(cond))
-                except ValueError as err:
-                    raise exception.StackValidationFailed(
-                        path=[self.RESOURCES, name, self.OUTPUT_CONDITION_KEY],
-                        message=str(err),
-                    ) from err
-                if not enabled:
-                    continue
-            out[name] = defn
+            defn = self.enabled_resource_definition(
+                stack, conditions, name, data
+            )
+            if defn is not None:
+                out[name] = defn
         return out
+
+    def enabled_resource_definition(
+        self,
+        stack: StackDefinition,
+        conditions: Conditions,
+        name: str,
+        data: Any,
+    ) -> ResourceDefinition | None:
+        """One resource's definition, or None when its condition is false.
+
+        :raises StackValidationFailed: as :meth:`resource_definitions`.
+        """
+        try:
+            defn = self.resource_definition(stack, name, data)
+        except (TypeError, ValueError, KeyError) as err:
+            raise exception.StackValidationFailed(message=str(err)) from err
+        defn.stack = stack
+        cond = defn.condition()
+        if cond is not None:
+            try:
+                enabled = conditions.is_enabled(function.resolve(cond))
+            except ValueError as err:
+                raise exception.StackValidationFailed(
+                    path=[self.RESOURCES, name, self.OUTPUT_CONDITION_KEY],
+                    message=str(err),
+                ) from err
+            if not enabled:
+                return None
+        return defn
 
     OUTPUT_CONDITION_KEY: ClassVar[str] = "condition"
 

@@ -92,6 +92,24 @@ def is_valid_restricted_action(key: str, value: Any) -> bool:
     return True
 
 
+def overrides_for(
+    resources: Mapping[str, Any], resource_name: str
+) -> dict[str, Any]:
+    """The ``resources`` overrides a child stack of ``resource_name``
+    inherits: every entry whose name or glob matches, merged (the exact
+    name last)."""
+    kept: dict[str, Any] = {}
+    for pattern, entry in resources.items():
+        if isinstance(entry, dict) and fnmatch.fnmatchcase(
+            resource_name, pattern
+        ):
+            kept.update(entry)
+    exact = resources.get(resource_name)
+    if isinstance(exact, dict):
+        kept.update(exact)
+    return kept
+
+
 def _as_set(value: Any) -> set[str]:
     if isinstance(value, str):
         return {value}
@@ -419,13 +437,9 @@ class ResourceRegistry:
 
     def remove_resources_except(self, resource_name: str) -> None:
         """Keep only the overrides of one resource (for its child stack)."""
-        ress = self._registry["resources"]
-        kept: dict[str, Any] = {}
-        for entry in self._matching_overrides(resource_name):
-            kept.update(entry)
-        if resource_name in ress:
-            kept.update(ress[resource_name])
-        self._registry["resources"] = kept
+        self._registry["resources"] = overrides_for(
+            self._registry["resources"], resource_name
+        )
 
     def iterable_by(
         self, resource_type: str, resource_name: str | None = None

@@ -214,6 +214,13 @@ class ResourceDefinition:
             function.dep_attrs(self._metadata, resource_name),
         )
 
+    def all_dep_attrs(self) -> Iterator[tuple[str, Any]]:
+        """``(resource, attribute)`` pairs this definition reads."""
+        return itertools.chain(
+            function.all_dep_attrs(self._properties),
+            function.all_dep_attrs(self._metadata),
+        )
+
     def render_hot(self) -> dict[str, Any]:
         """The definition as a HOT resource snippet (what the engine
         stores and compares on update); empty fields are left out."""
@@ -283,3 +290,7 @@ class OutputDefinition:
 
     def dep_attrs(self, resource_name: str) -> Iterator[Any]:
         return function.dep_attrs(self._value, resource_name)
+
+    def all_dep_attrs(self) -> Iterator[tuple[str, Any]]:
+        """``(resource, attribute)`` pairs this output reads."""
+        return function.all_dep_attrs(self._value)

@@ -64,6 +64,29 @@ class StackDefinition:
                 self._building = False
         return self._resources
 
+    def resource_definition(self, name: str) -> ResourceDefinition:
+        """The definition of one enabled resource, parsing only that one
+        when the others were not needed yet (an engine node binds just
+        its own resource).
+
+        :raises KeyError: no such resource, or its condition is false.
+        """
+        if self._resources is not None:
+            return self._resources[name]
+        data = self.t.resources_section().get(name)
+        if data is None:
+            raise KeyError(name)
+        self._building = True
+        try:
+            defn = self.t.enabled_resource_definition(
+                self, self.conditions(), name, data
+            )
+        finally:
+            self._building = False
+        if defn is None:
+            raise KeyError(name)
+        return defn
+
     def outputs(self) -> dict[str, OutputDefinition]:
         """Definitions of the outputs, by name."""
         if self._outputs is None:

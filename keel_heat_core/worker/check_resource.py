@@ -25,7 +25,7 @@ from keel_heat_core.model.node_data import (
     NodeDataView,
     node_data_by_name,
 )
-from keel_heat_core.worker import stack_state
+from keel_heat_core.worker import external, hooks, stack_state
 from keel_heat_core.worker.action import ActionCancelled, ActionTimeout
 from keel_heat_core.worker.deps import WorkerDeps
 from keel_heat_core.worker.lock import UpdateInProgress
@@ -159,7 +159,7 @@ class CheckResource(NodeRecovery):
                 self._drop_replaced(stack, graph, row, cancel)
             else:
                 self._cleanup(stack, row, cancel, abandon)
-        except _Replaced:
+        except (_Replaced, hooks.Parked):
             return
         except UpdateInProgress:
             self._contended(ctxt, row, stack, data, is_update)
@@ -268,10 +268,28 @@ class CheckResource(NodeRecovery):
                 interval,
             )
             return rsrc
+        creating = stack.action == r.CREATE
         if row.action == r.INIT:
+            if external.adopt_external(
+                rsrc,
+                stack.raw_template_id,
+                requires,
+                deadline,
+                cancel,
+                interval,
+            ):
+                return rsrc
+            if creating:
+                hooks.break_if_required(
+                    rsrc, stack, r.CREATE, hooks.PRE_CREATE
+                )
             rsrc.create(
                 stack.raw_template_id, requires, deadline, cancel, interval
             )
+            if creating:
+                hooks.break_if_required(
+                    rsrc, stack, r.CREATE, hooks.POST_CREATE
+                )
             return rsrc
         old = None
         if row.current_template_id is not None:
@@ -279,8 +297,14 @@ class CheckResource(NodeRecovery):
                 self.deps.templates, row.current_template_id, stack
             )
             old = old_defs.get(row.name)
+        if external.skip_update(rsrc, old, stack.raw_template_id, requires):
+            return rsrc
+        if creating:  # a create node re-run after its post-create pause
+            hooks.break_if_required(rsrc, stack, r.CREATE, hooks.POST_CREATE)
+        else:
+            hooks.break_if_required(rsrc, stack, r.UPDATE, hooks.PRE_UPDATE)
         try:
-            rsrc.update(
+            updated = rsrc.update(
                 row.properties,
                 old.resource_type if old is not None else None,
                 stack.raw_template_id,
@@ -292,6 +316,8 @@ class CheckResource(NodeRecovery):
         except UpdateReplace:
             self._replace(ctxt, stack, rsrc, input_data, requires)
             raise _Replaced() from None
+        if updated:
+            hooks.break_if_required(rsrc, stack, r.UPDATE, hooks.POST_UPDATE)
         return rsrc
 
     def _replaced_already(
@@ -387,14 +413,23 @@ class CheckResource(NodeRecovery):
         if rsrc is None:
             self.deps.resources.delete_resource(row.id)
             return
+        deleting = stack.action == r.DELETE and not abandon
         if row.action == r.DELETE and row.status == r.COMPLETE:
+            if deleting:  # a cleanup re-run after its post-delete pause
+                hooks.break_if_required(
+                    rsrc, stack, r.DELETE, hooks.POST_DELETE
+                )
             return
+        if deleting and row.action != r.INIT:
+            hooks.break_if_required(rsrc, stack, r.DELETE, hooks.PRE_DELETE)
         rsrc.delete(
             self._deadline(stack),
             cancel,
             self.deps.poll_interval,
             retain=abandon,
         )
+        if deleting and row.action == r.DELETE:
+            hooks.break_if_required(rsrc, stack, r.DELETE, hooks.POST_DELETE)
         if row.replaced_by is not None:
             new = self.deps.resources.get_resource(row.replaced_by)
             if new and new.replaces == row.id:  # the old row is gone
@@ -498,6 +533,7 @@ class CheckResource(NodeRecovery):
                 new_failures=failures or None,
                 skip_propagate=skip or failure is not None,
                 sleep=deps.sleep,
+                deliver=deps.combiner.sync,
             )
         except sync_point.SyncPointNotFound:
             self._retrigger_latest(ctxt, stack.id, row.id)

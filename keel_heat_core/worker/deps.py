@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from keel_heat_core.convergence.combiner import SyncCombiner
 from keel_heat_core.convergence.node import Node, graph_from_deps
 from keel_heat_core.convergence.store import SyncPointStore
 from keel_heat_core.graph import Graph
@@ -128,6 +129,8 @@ class WorkerDeps:
     liveness: Liveness
     notifier: Notifier = dataclasses.field(default_factory=_NoNotifier)
     cache: TraversalCache = dataclasses.field(default_factory=TraversalCache)
+    #: queues this engine's concurrent writes to one sync point
+    combiner: SyncCombiner = dataclasses.field(default_factory=SyncCombiner)
     stack_action_timeout: int = 3600
     poll_interval: float = 1.0
     clock: Callable[[], float] = time.monotonic

@@ -199,10 +199,10 @@ class ConvergenceResource:
         interval: float = 1.0,
     ) -> None:
         """Create (``INIT`` → ``CREATE_COMPLETE``)."""
+        # (the properties are written once, with IN_PROGRESS, below)
         done = {
             "current_template_id": template_id,
             "requires": sorted(set(requires), reverse=True),
-            "properties": self.properties,
         }
         # Heat checks the resolved property values first (a value that
         # only has its type once functions ran, such as a get_attr).
@@ -269,12 +269,7 @@ class ConvergenceResource:
         new_requires = sorted(set(requires), reverse=True)
         prop_diff = self._prop_diff(old_properties)
         if not prop_diff:
-            self.lock.respect(
-                {"current_template_id": template_id, "requires": new_requires}
-            )
-            self.row.current_template_id = template_id
-            self.row.requires = new_requires
-            self.row.atomic_key = self.lock.state.atomic_key
+            self.keep(template_id, requires)
             return False
         if not hasattr(self.plugin, "handle_update"):
             raise UpdateReplace(self.name)
@@ -288,6 +283,17 @@ class ConvergenceResource:
         args: tuple[Any, ...] = (after, {}, prop_diff)
         self._run(r.UPDATE, args, deadline, cancel, done, interval)
         return True
+
+    def keep(self, template_id: int, requires: list[int]) -> None:
+        """An update that leaves the resource as it is: only the row's
+        template id and requirements move to the new traversal."""
+        new_requires = sorted(set(requires), reverse=True)
+        self.lock.respect(
+            {"current_template_id": template_id, "requires": new_requires}
+        )
+        self.row.current_template_id = template_id
+        self.row.requires = new_requires
+        self.row.atomic_key = self.lock.state.atomic_key
 
     def stack_action(
         self,

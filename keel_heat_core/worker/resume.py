@@ -10,10 +10,16 @@ sync_point.pending_nodes`) and re-cast them:
 * a pending node whose row is locked by an engine that does not answer
   the listening probe is re-cast at once (the worker steals the lock);
 * a pending node whose row is unlocked is re-cast when the traversal has
-  made no progress (same sync point keys) across two consecutive runs:
-  its cast was lost, or it is still queued and the re-cast is a harmless
+  made no progress (same sync point keys) across two consecutive runs and
+  no node of that row runs in this engine: its cast was lost, or it is
+  still queued (or slow in another engine) and the re-cast is a harmless
   duplicate;
-* a node whose row is locked by a live engine is left alone.
+* a node whose row is locked by a live engine is left alone;
+* a stack whose timeout passed (plus :data:`TIMEOUT_GRACE`) is failed
+  with ``Timed out``, as a node would fail it: no node may be running to
+  notice (all of them lost, the graph never stored, or a node stuck in a
+  plugin call outside the ``check_<action>_complete`` loop, which is the
+  only place a running node watches the clock).
 
 Re-driving is safe because node work is idempotent (see
 ``docs/design/resume.md``).
@@ -33,10 +39,15 @@ from keel_heat_core.convergence.sync_point import (
     present,
 )
 from keel_heat_core.model import rows as r
-from keel_heat_core.worker import stack_state
+from keel_heat_core.worker import hooks, stack_state
 from keel_heat_core.worker.deps import WorkerDeps
 
 LOG = logging.getLogger(__name__)
+
+#: seconds past a stack's timeout before a resume pass fails it; a node
+#: polling a resource when the time runs out fails the stack itself within
+#: a poll, and its failure (resource and stack) is the more precise one
+TIMEOUT_GRACE = 5.0
 
 
 class Resumer:
@@ -46,15 +57,18 @@ class Resumer:
     :param working_on: whether a node of a row runs in this engine now
         (:meth:`CheckResource.working_on`); without it, every lock of this
         engine is taken as being worked on.
+    :param timeout_grace: see :data:`TIMEOUT_GRACE`.
     """
 
     def __init__(
         self,
         deps: WorkerDeps,
         working_on: Callable[[int], bool] | None = None,
+        timeout_grace: float = TIMEOUT_GRACE,
     ) -> None:
         self.deps = deps
         self._working_on = working_on
+        self.timeout_grace = timeout_grace
         self._seen: dict[str, tuple[str, frozenset[tuple[str, int]]]] = {}
         self._lock = threading.Lock()
 
@@ -64,7 +78,11 @@ class Resumer:
         live: set[str] = set()
         alive: dict[str, bool] = {}  # one probe per engine and pass
         for stack in self.deps.stacks.list_in_progress():
-            if not stack.current_traversal or not stack.current_deps:
+            if not stack.current_traversal:
+                continue
+            if self._time_out(ctxt, stack):
+                continue
+            if not stack.current_deps:
                 continue
             live.add(stack.id)
             recast.extend(self._resume_stack(ctxt, stack, alive))
@@ -72,6 +90,24 @@ class Resumer:
             for stack_id in set(self._seen) - live:
                 del self._seen[stack_id]
         return recast
+
+    def _time_out(self, ctxt: Any, stack: Any) -> bool:
+        """Fail a stack whose time ran out; True when it did.
+
+        The write is guarded by the traversal id (a new action started
+        meanwhile wins); rollback follows as after any failure.
+        """
+        if not stack_state.timed_out(self.deps, stack, self.timeout_grace):
+            return False
+        LOG.info(
+            "Stack %s traversal %s ran past its timeout",
+            stack.id,
+            stack.current_traversal,
+        )
+        stack_state.mark_failed(
+            self.deps, ctxt, stack, stack.current_traversal, "Timed out"
+        )
+        return True
 
     def _finish(
         self, ctxt: Any, stack: Any, graph: Any, stack_point: Any
@@ -129,6 +165,21 @@ class Resumer:
         )  # fmt: skip
         return True
 
+    def _runs_here(self, node: Node, row: Any) -> bool:
+        """A node of this row runs in this engine (an unlocked row: it is
+        past its action, resolving attributes or propagating)."""
+        if self._working_on is None:
+            return False
+        ids = {int(node.entity_id)} | ({row.id} if row is not None else set())
+        return any(self._working_on(i) for i in ids)
+
+    def _parked(self, stack: Any, row: Any) -> bool:
+        """The node waits at a hook for a signal (``worker/hooks.py``)."""
+        read = getattr(self.deps.resources, "resource_data", None)
+        if row is None or read is None:
+            return False
+        return hooks.is_parked(read(row.id), stack.current_traversal)
+
     def _is_alive(self, engine_id: str, alive: dict[str, bool]) -> bool:
         """The listener probe, asked once per engine in a pass."""
         if engine_id not in alive:
@@ -176,8 +227,12 @@ class Resumer:
                         continue  # running here
                 elif self._is_alive(holder, alive):
                     continue
-            elif not stalled:
-                continue
+            elif (
+                not stalled
+                or self._runs_here(node, row)
+                or self._parked(stack, row)
+            ):
+                continue  # progress, slow here, or parked at a hook
             point = by_key.get((entity_id_of(node), node.is_update))
             data = {"input_data": dict(point.input_data) if point else {}}
             target = row.id if row is not None else node.entity_id

@@ -56,13 +56,14 @@ def set_state(
     return True
 
 
-def timed_out(deps: WorkerDeps, stack: r.StackRow) -> bool:
-    """True when the stack's action ran past its timeout."""
+def timed_out(deps: WorkerDeps, stack: r.StackRow, grace: float = 0) -> bool:
+    """True when the stack's action ran past its timeout (plus ``grace``
+    seconds)."""
     start = stack.updated_at or stack.created_at
     if start is None:
         return False
     limit = stack.timeout * 60 if stack.timeout else deps.stack_action_timeout
-    return (deps.now() - start).total_seconds() > limit
+    return (deps.now() - start).total_seconds() > limit + grace
 
 
 def purge_deleted_rows(deps: WorkerDeps, stack_id: str) -> None:

@@ -8,9 +8,9 @@ its worker together), drives stacks through the engine RPC client and
 reads the outcome straight from the database.
 
 The test configuration (see :data:`CONFIG`): ``periodic_interval = 1``
-(heartbeat every second), ``resume_interval = 1`` (a resume pass every
-second), ``engine_life_check_timeout =
-1`` (the listener probe waits one second). The *liveness period* the
+(heartbeat every second), ``resume_interval = 0.5`` (two resume passes a
+second), ``engine_life_check_timeout = 1`` (the listener probe waits one
+second). The *liveness period* the
 scenarios measure recovery against is :data:`LIVENESS_PERIOD`.
 """
 
@@ -46,15 +46,17 @@ ADMIN_URLS = {
 }
 ENGINE_BIN = pathlib.Path(sys.executable).with_name("keel-heat-engine")
 
-#: seconds between two resume passes and two heartbeats of an engine
-#: (``resume_interval`` and ``periodic_interval``)
+#: seconds between two heartbeats of an engine (``periodic_interval``,
+#: an integer option)
 PERIODIC_INTERVAL = 1
+#: seconds between two resume passes (``resume_interval``)
+RESUME_INTERVAL = 0.5
 #: seconds the listener probe waits for a dead engine
 LIFE_CHECK_TIMEOUT = 1
 #: the time the engines need to notice a lost node: a dead holder is
 #: seen on the next pass (interval + probe); a lost cast of an unlocked
 #: node needs two quiet passes once the traversal stalls.
-LIVENESS_PERIOD = 3 * PERIODIC_INTERVAL + 2 * LIFE_CHECK_TIMEOUT
+LIVENESS_PERIOD = 3 * RESUME_INTERVAL + 2 * LIFE_CHECK_TIMEOUT
 
 CONFIG = """\
 [DEFAULT]
@@ -62,7 +64,7 @@ transport_url = {transport_url}
 control_exchange = {exchange}
 host = {exchange}
 periodic_interval = {interval}
-resume_interval = {interval}
+resume_interval = {resume}
 engine_life_check_timeout = {life}
 num_engine_workers = 1
 auth_encryption_key = {key}
@@ -84,16 +86,29 @@ heartbeat_timeout_threshold = 10
 
 
 @contextlib.contextmanager
-def scratch_database(backend: str) -> Iterator[str]:
-    """An empty database named ``keel_flt_<random>``; dropped after."""
+def scratch_database(
+    backend: str, admin_url: str | None = None
+) -> Iterator[str]:
+    """An empty database named ``keel_flt_<random>``; dropped after.
+
+    :param admin_url: the server (a superuser URL); by default the shared
+        server of ``backend`` (:data:`ADMIN_URLS`).
+    """
     name = f"keel_flt_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(ADMIN_URLS[backend], isolation_level="AUTOCOMMIT")
+    admin_url = admin_url or ADMIN_URLS[backend]
+    # no pool: the server may have been restarted since the CREATE
+    admin = sa.create_engine(
+        admin_url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool
+    )
+    server = sa.engine.make_url(admin_url)
     if backend == "mariadb":
-        url = f"mysql+pymysql://root@127.0.0.1:3306/{name}?charset=utf8mb4"
+        url = server.set(
+            database=name, query={"charset": "utf8mb4"}
+        ).render_as_string(hide_password=False)
         create = f"CREATE DATABASE {name} CHARACTER SET utf8mb4"
         drop = f"DROP DATABASE IF EXISTS {name}"
     else:
-        url = f"postgresql+psycopg2://postgres@127.0.0.1:5432/{name}"
+        url = server.set(database=name).render_as_string(hide_password=False)
         create = f"CREATE DATABASE {name}"
         drop = f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"
     with admin.connect() as conn:
@@ -236,9 +251,20 @@ class FaultCloud:
     :param vhost: the RabbitMQ vhost (see :func:`private_vhost`).
     """
 
-    def __init__(self, url: str, tmp: pathlib.Path, vhost: str = "") -> None:
+    def __init__(
+        self,
+        url: str,
+        tmp: pathlib.Path,
+        vhost: str = "",
+        transport_url: str | None = None,
+        admin_url: str | None = None,
+        extra_config: str = "",
+    ) -> None:
         self.url = url
         self.vhost = vhost
+        self.admin_url = admin_url
+        #: a private broker goes away with everything in it
+        self.own_broker = transport_url is not None
         self.tmp = tmp
         self.exchange = f"keel_flt_{uuid.uuid4().hex[:10]}"
         self.db = sa.create_engine(url, pool_pre_ping=True)
@@ -246,13 +272,15 @@ class FaultCloud:
         self.config = tmp / "keel-heat.conf"
         self.config.write_text(
             CONFIG.format(
-                transport_url=RABBIT_URL.format(vhost=vhost),
+                transport_url=transport_url or RABBIT_URL.format(vhost=vhost),
                 exchange=self.exchange,
                 interval=PERIODIC_INTERVAL,
+                resume=RESUME_INTERVAL,
                 life=LIFE_CHECK_TIMEOUT,
                 key=KEY,
                 url=url,
             )
+            + extra_config
         )
         self.engines: list[EngineProcess] = []
         self.conf = cfg.ConfigOpts()
@@ -367,6 +395,20 @@ class FaultCloud:
             if names.count(row.name) > 1
         ]
 
+    def stolen(self, stack_id: str) -> list[str]:
+        """Resources whose lock was taken from an engine judged dead
+        (their ``Worker went down`` events)."""
+        with self.db.connect() as conn:
+            return list(
+                conn.execute(
+                    sa.text(
+                        "SELECT resource_name FROM event WHERE stack_id = :i "
+                        "AND resource_status_reason LIKE 'Worker went down%'"
+                    ),
+                    {"i": stack_id},
+                ).scalars()
+            )
+
     def count_state(self, stack_id: str, state: str) -> int:
         """How many resource rows of a stack are in ``state``."""
         return sum(
@@ -440,9 +482,10 @@ class FaultCloud:
         """Terminate every server connection to the scratch database."""
         name = sa.engine.make_url(self.url).database
         backend = self.db.dialect.name
-        admin_url = ADMIN_URLS[
-            "mariadb" if backend == "mysql" else "postgresql"
-        ]
+        admin_url = (
+            self.admin_url
+            or ADMIN_URLS["mariadb" if backend == "mysql" else "postgresql"]
+        )
         admin = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
         try:
             with admin.connect() as conn:
@@ -469,7 +512,7 @@ class FaultCloud:
             engine.kill()
         self.transport.cleanup()
         self.db.dispose()
-        if self.vhost:
+        if self.vhost or self.own_broker:
             return  # the vhost goes with everything in it
         with kombu.Connection(AMQP_URL.format(vhost="")) as conn:
             channel = conn.channel()

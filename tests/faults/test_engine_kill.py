@@ -1,7 +1,8 @@
 """``kill -9`` of engines in the middle of a traversal (issue #6).
 
 Two engine processes share a 200-resource stack (four layers of 50
-TestResources that wait a second each); the engine holding most locks is
+TestResources that wait a second each; ``KEEL_FAULT_RESOURCES`` sets
+another size); the engine holding most locks is
 killed once half the work is done. The survivor must finish the stack
 with no user action, within twice the liveness period after the kill.
 """
@@ -14,11 +15,12 @@ from collections.abc import Callable
 import pytest
 
 from tests.faults.harness import LIVENESS_PERIOD, FaultCloud, wait_for
-from tests.faults.templates import layered
+from tests.faults.templates import RESOURCES, layered
 
 pytestmark = [pytest.mark.slow, pytest.mark.rabbit, pytest.mark.postgresql]
 
-COUNT = 200
+COUNT = RESOURCES
+LAYER = COUNT // 4
 HALF = COUNT // 2
 
 
@@ -68,7 +70,7 @@ def test_kill_one_engine_mid_create(
 ) -> None:
     cloud = pg_cloud
     cloud.start_engines(2)
-    template = layered(COUNT, "one", {"create": 1})
+    template = layered(COUNT, "one", {"create": 1}, LAYER)
     started = time.monotonic()
     ident = cloud.client.create_stack(
         cloud.ctxt, f"kill-create-{attempt}", template, {}, {}, {}
@@ -94,7 +96,7 @@ def test_kill_one_engine_mid_update(
     ident = cloud.client.create_stack(
         cloud.ctxt,
         f"kill-update-{attempt}",
-        layered(COUNT, "one", waits),
+        layered(COUNT, "one", waits, LAYER),
         {},
         {},
         {},
@@ -103,7 +105,7 @@ def test_kill_one_engine_mid_update(
     cloud.wait_state(sid, "CREATE_COMPLETE", 120)
     started = time.monotonic()
     cloud.client.update_stack(
-        cloud.ctxt, ident, layered(COUNT, "two", waits), {}, {}, {}
+        cloud.ctxt, ident, layered(COUNT, "two", waits, LAYER), {}, {}, {}
     )
     first_half, killed = _half_then_kill(
         cloud,
@@ -125,7 +127,7 @@ def test_kill_one_engine_mid_delete(
     ident = cloud.client.create_stack(
         cloud.ctxt,
         f"kill-delete-{attempt}",
-        layered(COUNT, "one", {"create": 0, "delete": 1}),
+        layered(COUNT, "one", {"create": 0, "delete": 1}, LAYER),
         {},
         {},
         {},
@@ -153,7 +155,7 @@ def test_kill_all_engines_then_start_one(
     ident = cloud.client.create_stack(
         cloud.ctxt,
         f"kill-all-{attempt}",
-        layered(COUNT, "one", {"create": 1}),
+        layered(COUNT, "one", {"create": 1}, LAYER),
         {},
         {},
         {},

@@ -5,6 +5,7 @@ import sys
 from oslo_messaging._drivers import common
 
 from keel_heat_core import exception
+from keel_heat_core.rpc.engine_base import _as_rebuilt
 
 
 def _round_trip(exc: Exception) -> Exception:
@@ -54,3 +55,20 @@ def test_resource_failure_is_rebuilt_with_the_same_text() -> None:
     assert isinstance(rebuilt, exception.ResourceFailure)
     assert str(rebuilt).splitlines()[0] == text
     assert str(exception.ResourceFailure(**err.kwargs)) == text
+
+
+def test_path_error_is_rebuilt_once_on_every_transport() -> None:
+    """Heat's text (one doubled ``": "``) whether the broker rebuilt the
+    error (``_Remote``) or the in-process transport handed it over."""
+    err = exception.StackValidationFailed(
+        error="Property error",
+        path=["resources", "two", "properties", "value"],
+        message="The Parameter (missing) was not provided.",
+    )
+    heat = (
+        "Property error: : resources.two.properties.value: : "
+        "The Parameter (missing) was not provided."
+    )
+    over_broker = _as_rebuilt(_round_trip(err))  # type: ignore[arg-type]
+    assert over_broker.message == heat
+    assert _as_rebuilt(err).message == heat

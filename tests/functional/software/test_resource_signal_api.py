@@ -28,11 +28,14 @@ def stack(cloud: Cloud) -> dict[str, str]:
     )
     stack_id = ident["stack_id"]
 
-    def done() -> bool:
-        shown = cloud.endpoint().show_stack(CTX, {"stack_id": stack_id})[0]
-        return shown["stack_status"] != "IN_PROGRESS"
+    def paused() -> bool:
+        return any(
+            e[2] == "CREATE paused until Hook pre-create is cleared"
+            for e in _events(cloud, stack_id, "hooked")
+        )
 
-    wait_for(done, what="the stack")
+    # "test" is created; "hooked" waits at its hook until a test clears it
+    wait_for(paused, what="the hooked resource to pause")
     return {"id": stack_id, "path": f"/stacks/sigs/{stack_id}"}
 
 
@@ -110,6 +113,15 @@ def test_unset_hook_clears_it(cloud: Cloud, stack):
         )
 
     wait_for(cleared, what="the hook-cleared event")
+
+    def done() -> bool:
+        shown = cloud.endpoint().show_stack(CTX, {"stack_id": stack["id"]})[0]
+        return (shown["stack_action"], shown["stack_status"]) == (
+            "CREATE",
+            "COMPLETE",
+        )
+
+    wait_for(done, what="the stack to complete once the hook is cleared")
 
 
 def test_mark_unhealthy_and_healthy(cloud: Cloud, stack):

@@ -34,3 +34,29 @@ def test_aliases_of_environment_d_reach_every_stack(
 
 def test_missing_directory_is_not_an_error(tmp_path: pathlib.Path) -> None:
     assert not load_global_environment(_conf(str(tmp_path / "absent")))
+
+
+def test_the_engine_applies_the_yaql_limits_of_its_configuration() -> None:
+    import pytest
+
+    from keel_heat_core.conf import register_opts
+    from keel_heat_core.service.engine import configure_yaql
+    from tests.unit.template.helpers import evaluate
+
+    conf = cfg.ConfigOpts()
+    register_opts(conf)
+    conf([], project="keel-heat-test")
+    snippet = {"yaql": {"expression": "range(300).select($).len()"}}
+    conf.set_override("limit_iterators", 500, group="yaql")
+    try:
+        configure_yaql(conf)
+        assert evaluate(snippet) == 300
+        conf.set_override("limit_iterators", 100, group="yaql")
+        configure_yaql(conf)
+        with pytest.raises(ValueError, match="Collection length exceeds 100"):
+            evaluate({"yaql": {"expression": "range(150).select($).len()"}})
+    finally:
+        conf.clear_override("limit_iterators", group="yaql")
+        configure_yaql(conf)
+    with pytest.raises(ValueError, match="Collection length exceeds 200"):
+        evaluate(snippet)

@@ -1,5 +1,7 @@
 """Automatic resume re-drives lost nodes and finishes the traversal."""
 
+import datetime
+
 import pytest
 
 from keel_heat_core.worker.resume import Resumer
@@ -139,4 +141,78 @@ def test_traversal_with_no_node_left_is_completed(
     assert resumer.run_once() == []
     assert h.state(sid) == "CREATE_IN_PROGRESS"  # one quiet pass only
     resumer.run_once()
+    assert h.state(sid) == "CREATE_COMPLETE"
+
+
+def _later(h: Harness, seconds: float) -> None:
+    from tests.unit.worker.fakes import NOW
+
+    for worker in h.workers:
+        worker.deps.now = lambda: NOW + datetime.timedelta(seconds=seconds)
+
+
+@pytest.mark.parametrize("disable_rollback", [True, False])
+def test_stack_past_its_timeout_is_failed_with_no_node_running(
+    disable_rollback: bool,
+) -> None:
+    """Every cast is lost and nothing runs: the pass fails the stack once
+    its timeout (and the grace) passed, with Heat's reason."""
+    h = Harness()
+    sid = h.new_stack(CHAIN, timeout=1, disable_rollback=disable_rollback)
+    h.bus.queue.clear()
+    resumer = Resumer(h.workers[1].deps, timeout_grace=5)
+    _later(h, 60 + 4)
+    resumer.run_once()
+    resumer.run_once()
+    assert h.state(sid) == "CREATE_IN_PROGRESS"  # within the grace
+    h.bus.queue.clear()
+    _later(h, 60 + 6)
+    assert resumer.run_once() == []
+    stack = h.stack(sid)
+    assert "CREATE_FAILED" in h.stack_events(sid)
+    if disable_rollback:
+        assert (h.state(sid), stack.status_reason) == (
+            "CREATE_FAILED",
+            "Timed out",
+        )
+        assert stack.current_traversal == ""
+    else:
+        assert h.state(sid) == "ROLLBACK_IN_PROGRESS"
+        h.run()
+        assert h.state(sid) == "ROLLBACK_COMPLETE"
+
+
+def test_stack_without_a_graph_times_out() -> None:
+    """The engine that started the traversal died before storing its
+    graph: nothing can resume it, the clock still ends it."""
+    h = Harness()
+    sid = h.new_stack(CHAIN, disable_rollback=True)
+    h.bus.queue.clear()
+    h.stack(sid).current_deps = None
+    for worker in h.workers:
+        worker.deps.stack_action_timeout = 30
+    resumer = Resumer(h.workers[1].deps, timeout_grace=0)
+    assert resumer.run_once() == []
+    assert h.state(sid) == "CREATE_IN_PROGRESS"
+    _later(h, 31)
+    resumer.run_once()
+    assert (h.state(sid), h.stack(sid).status_reason) == (
+        "CREATE_FAILED",
+        "Timed out",
+    )
+
+
+def test_unlocked_node_running_here_is_not_re_cast() -> None:
+    """A node past its action (resolving attributes, propagating) holds
+    no lock; while it runs in this engine the pass leaves it alone."""
+    h = Harness()
+    sid = h.new_stack(CHAIN)
+    h.bus.queue.clear()  # the leaf's cast is lost...
+    running = {True}
+    resumer = Resumer(h.workers[1].deps, lambda row_id: True in running)
+    assert resumer.run_once() == []
+    assert resumer.run_once() == []  # ...but "runs here": not re-cast
+    running.clear()
+    assert len(resumer.run_once()) == 1
+    h.run()
     assert h.state(sid) == "CREATE_COMPLETE"

@@ -12,13 +12,13 @@ from keel_heat_core.convergence.sync_point import (
 )
 from keel_heat_core.db import resource, sync_point
 from keel_heat_core.db.database import Database
-from keel_heat_core.db.engine_stores import (
+from keel_heat_core.graph import Graph
+from keel_heat_core.model import rows
+from keel_heat_core.service.db_stores import (
     DbResourceStore,
     DbStackStore,
     DbSyncPointStore,
 )
-from keel_heat_core.graph import Graph
-from keel_heat_core.model import rows
 from keel_heat_core.worker.lock import ResourceLock, UpdateInProgress
 from tests.functional.db import builders
 
