@@ -35,7 +35,7 @@ _HEAT_KEYS = (
     "auth_url",
     "region_name",
     "auth_handle",
-    "password_handle",
+    "auth_key_handle",
 )
 
 
@@ -51,7 +51,7 @@ class RequestContext(oslo_context.RequestContext):
     :param auth_url: Keystone's URL.
     :param region_name: the region the stack lives in.
     :param auth_handle: a sealed token (see :func:`seal_token`).
-    :param password_handle: the sealed password of X-Auth-Key, for
+    :param auth_key_handle: the sealed password of X-Auth-Key, for
         ``deferred_auth_method = password``.
     """
 
@@ -66,7 +66,7 @@ class RequestContext(oslo_context.RequestContext):
         auth_url: str | None = None,
         region_name: str | None = None,
         auth_handle: str | None = None,
-        password_handle: str | None = None,
+        auth_key_handle: str | None = None,
         **kwargs: Any,
     ) -> None:
         kwargs.setdefault("user_name", username)
@@ -80,7 +80,7 @@ class RequestContext(oslo_context.RequestContext):
         self.auth_url = auth_url
         self.region_name = region_name
         self.auth_handle = auth_handle
-        self.password_handle = password_handle
+        self.auth_key_handle = auth_key_handle
 
     def to_dict(self) -> dict[str, Any]:
         """Every field, secrets included: for use inside one process."""
@@ -95,7 +95,7 @@ class RequestContext(oslo_context.RequestContext):
             auth_url=self.auth_url,
             region_name=self.region_name,
             auth_handle=self.auth_handle,
-            password_handle=self.password_handle,
+            auth_key_handle=self.auth_key_handle,
             project_name=self.project_name,
         )
         return values

@@ -355,15 +355,15 @@ class ResourceFailure(HeatExceptionWithPath):
     ) -> None:
         self.resource = resource
         self.action = action
+        self.exc: BaseException | None = None
         if exception_or_error is None:
             # rebuilt from HeatExceptionWithPath's formatted keywords
-            self.exc = None
-            parts = [
-                str(x).removesuffix(": ") if isinstance(x, str) else x
-                for x in (error, path)
-            ]
+            if isinstance(path, str):
+                path = path.removesuffix(": ")
             super().__init__(
-                error=parts[0] or None, path=parts[1] or None, message=message
+                error=(error or "").removesuffix(": ") or None,
+                path=path or None,
+                message=message,
             )
             return
         if action is None and resource is not None:
@@ -372,8 +372,6 @@ class ResourceFailure(HeatExceptionWithPath):
         if resource is not None:
             section = resource.stack.t.get_section_name("resources")
             res_path = [section, resource.name]
-        error: str | None
-        self.exc: BaseException | None
         if isinstance(exception_or_error, ResourceFailure):
             self.exc = exception_or_error.exc
             error = exception_or_error.error

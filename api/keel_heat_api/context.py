@@ -59,7 +59,7 @@ class ContextMiddleware:
             ctx.auth_handle = seal_token(self.handle_secret, ctx.auth_token)
         if self.handle_secret and getattr(ctx, "password", None):
             # deferred_auth_method = password: stored by the engine
-            ctx.password_handle = seal_token(self.handle_secret, ctx.password)
+            ctx.auth_key_handle = seal_token(self.handle_secret, ctx.password)
         environ[ENV_CONTEXT] = ctx
         return self.app(environ, start_response)
 

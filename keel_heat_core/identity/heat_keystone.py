@@ -55,9 +55,7 @@ class StackDomainClient:
     def enable_stack_domain_user(self, user_id: str, project_id: str) -> None:
         self._domain.set_user_enabled(user_id, project_id, True)
 
-    def disable_stack_domain_user(
-        self, user_id: str, project_id: str
-    ) -> None:
+    def disable_stack_domain_user(self, user_id: str, project_id: str) -> None:
         self._domain.set_user_enabled(user_id, project_id, False)
 
     def stack_domain_user_token(

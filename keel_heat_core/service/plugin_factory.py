@@ -129,7 +129,6 @@ class PluginFactory:
         res.created_time, res.updated_time = row.created_at, row.updated_at
         return res
 
-
     def _stack_context(self, stack: r.StackRow) -> Any:
         if self.creds is not None:
             return self.creds.stack_context(stack)

@@ -267,6 +267,7 @@ class StackAPI:
         """Start an UPDATE traversal (pre-empting one in progress)."""
         args = dict(args or {})
         stack = self.load(ctxt, stack_identity)
+        self._refresh_creds(ctxt, stack)
         if stack.action == r.SUSPEND:
             raise exception.NotSupported(
                 feature="Updating a stack when it is suspended"
@@ -307,6 +308,7 @@ class StackAPI:
     def delete_stack(self, ctxt: Any, stack_identity: Any) -> None:
         """Cancel what runs, then start the DELETE traversal."""
         stack = self.load(ctxt, stack_identity)
+        self._refresh_creds(ctxt, stack)
         if (stack.action, stack.status) == (r.DELETE, r.COMPLETE):
             # deleted but not soft-deleted yet: finish that, then say so
             stack_repo.soft_delete(self.db, stack.id)
@@ -317,6 +319,12 @@ class StackAPI:
         self.stop_all_workers(ctxt, stack)
         empty = self.deps.templates.store_empty_like(stack.raw_template_id)
         converge_stack(self.deps, ctxt, stack, empty, r.DELETE)
+
+    def _refresh_creds(self, ctxt: Any, stack: r.StackRow) -> None:
+        """Another user acts on the stack: the trust becomes theirs."""
+        new_id = self.creds.refresh(ctxt, stack)
+        if new_id is not None:
+            stack.user_creds_id = new_id
 
     def stack_cancel_update(
         self, ctxt: Any, stack_identity: Any, cancel_with_rollback: bool = True

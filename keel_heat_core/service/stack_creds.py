@@ -5,7 +5,7 @@ holds the caller's token (sealed in the context's ``auth_handle``, see
 ``docs/design/context.md``), stores what later work on the stack
 authenticates with (engine spec §1.6): with ``deferred_auth_method =
 trusts`` a trust from the caller to the ``[trustee]`` user, with
-``password`` the caller's password (sealed in ``password_handle``), both
+``password`` the caller's password (sealed in ``auth_key_handle``), both
 encrypted in ``user_creds``. Every traversal builds its client sessions
 from that row, never from a request's token; the trust is deleted with
 the stack.
@@ -151,7 +151,7 @@ class EngineContext(RequestContext):
         """Heat's stack-domain operations, or ``None`` when unconfigured."""
         return None if self._domain_factory is None else self._domain_factory()
 
-    @property  # type: ignore[override]
+    @property
     def roles(self) -> list[str]:
         """The roles: for a stored trust, those the trust delegates."""
         if self._roles_pending:
@@ -263,7 +263,7 @@ class StackCredentials:
             "region_name": getattr(ctxt, "region_name", None),
         }
         if _opt(self.conf, None, "deferred_auth_method") == "password":
-            password = self._unseal(getattr(ctxt, "password_handle", None))
+            password = self._unseal(getattr(ctxt, "auth_key_handle", None))
             if password is None:
                 return None
             rec = creds_repo.create(
@@ -306,6 +306,34 @@ class StackCredentials:
             self._delete_trust(trust.id, trust.trustor_user_id)
             raise
         return rec.id
+
+    def refresh(self, ctxt: Any, stack: r.StackRow) -> int | None:
+        """Heat's ``check_refresh_cred``: a root stack updated or deleted
+        by another user (or project) than its trustor gets a new trust
+        from the caller; the old trust and row go.
+
+        :returns: the new ``user_creds`` id, or ``None`` when unchanged.
+        """
+        old_id = stack.user_creds_id
+        if stack.owner_id is not None or old_id is None:
+            return None
+        if _opt(self.conf, None, "deferred_auth_method") != "trusts":
+            return None
+        rec = creds_repo.get(self.db, old_id)
+        user = getattr(ctxt, "user_id", None)
+        project = getattr(ctxt, "project_id", None)
+        if rec is None or not rec.trust_id or user is None:
+            return None
+        if rec.trustor_user_id == user and rec.tenant_id == project:
+            return None
+        if self.caller_token(ctxt) is None:
+            return None
+        new_id = self.store(ctxt)
+        if new_id is None:
+            return None
+        stack_repo.update(self.db, stack.id, {"user_creds_id": new_id})
+        self.delete(old_id)
+        return new_id
 
     # -- using -------------------------------------------------------------
 
@@ -357,7 +385,7 @@ class StackCredentials:
             overwrite=False,
         )
         values.pop("auth_handle", None)
-        values.pop("password_handle", None)
+        values.pop("auth_key_handle", None)
         ctxt = EngineContext.from_dict(values)
         creds_id = stack.user_creds_id
         if base is None and creds_id is None:
@@ -432,12 +460,22 @@ class StackCredentials:
     def on_traversal_end(
         self, ctxt: Any, stack: r.StackRow, status: str, reason: str
     ) -> None:
-        """A root stack deleted: its trust and ``user_creds`` go."""
-        if (
+        """A root stack deleted: its trust, ``user_creds`` and stack-domain
+        project go."""
+        if not (
             stack.action == r.DELETE
             and status == r.COMPLETE
             and stack.owner_id is None
-            and stack.user_creds_id is not None
         ):
+            return
+        rec = stack_repo.get(self.db, stack.id)
+        project_id = rec.stack_user_project_id if rec else None
+        domain = self.stack_domain() if project_id else None
+        if domain is not None and project_id:
+            try:
+                domain.delete_project(project_id)
+            except Exception:  # the stack is deleted all the same
+                LOG.warning("Stack domain project %s not deleted", project_id)
+        if stack.user_creds_id is not None:
             stack_repo.update(self.db, stack.id, {"user_creds_id": None})
             self.delete(stack.user_creds_id)

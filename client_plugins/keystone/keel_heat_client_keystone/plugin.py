@@ -28,7 +28,9 @@ class KeystoneClient:
     ``context.stack_domain``, the engine's stack-domain admin.
     """
 
-    def __init__(self, conn: connection.Connection | None, domain: Any) -> None:
+    def __init__(
+        self, conn: connection.Connection | None, domain: Any
+    ) -> None:
         self.connection = conn
         self._domain = domain
 

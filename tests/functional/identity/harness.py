@@ -141,6 +141,7 @@ class KeystoneCloud:
         path: str,
         body: Any = None,
         token: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> tuple[int, Any]:
         """One JSON request as ``user``; returns (status, decoded body)."""
         data = None if body is None else json.dumps(body).encode()
@@ -153,6 +154,7 @@ class KeystoneCloud:
                 "Content-Type": "application/json",
                 "Accept": "application/json",
                 "X-Auth-Token": token or self.token(user),
+                **(headers or {}),
             },
         )
         try:

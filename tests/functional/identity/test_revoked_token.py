@@ -10,8 +10,8 @@ the token's trust, so the test sees which credentials the traversal used.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -142,9 +142,7 @@ def test_signal_and_update_work_after_the_users_token_is_revoked(
     demo = keystone.demo
     users_before = {u["id"] for u in _stack_users(keystone)}
     first_token = cloud.token(demo, fresh=True)
-    stack_id = cloud.create(
-        demo, "scaled", _template(1), timeout_mins=5
-    )
+    stack_id = cloud.create(demo, "scaled", _template(1), timeout_mins=5)
     cloud.wait_state(demo, stack_id, ("CREATE_COMPLETE",))
 
     rec = stack_repo.get(cloud.db, stack_id)
@@ -152,6 +150,16 @@ def test_signal_and_update_work_after_the_users_token_is_revoked(
     creds = creds_repo.get(cloud.db, rec.user_creds_id)
     assert creds is not None and creds.trust_id
     assert creds.trustor_user_id == demo.user_id
+    # the policy's stack user has a project in the stack domain
+    assert rec.stack_user_project_id
+    domain_project = rec.stack_user_project_id
+    project = (
+        keystone.admin_session()
+        .get(f"{keystone.v3_url}/projects/{domain_project}")
+        .json()["project"]
+    )
+    assert project["domain_id"] == keystone.stack_domain_id
+    assert project["name"] == f"{demo.project_id}-{stack_id}"[:64]
     out = _outputs(cloud, demo, stack_id)
     assert out["size"] == 1
     assert out["trust_id"] == creds.trust_id
@@ -198,8 +206,11 @@ def test_signal_and_update_work_after_the_users_token_is_revoked(
     assert status == 204, body
     cloud.wait_deleted(demo, stack_id)
     assert new_users[0]["id"] not in {u["id"] for u in _stack_users(keystone)}
+    with pytest.raises(ks_exc.NotFound):
+        keystone.admin_session().get(
+            f"{keystone.v3_url}/projects/{domain_project}"
+        )
     assert creds_repo.get(cloud.db, rec.user_creds_id) is None
-
 
 
 WAIT = {

@@ -54,6 +54,15 @@ def test_unmapped_heat_exceptions_are_500_with_message() -> None:
     assert body["error"]["message"] == "boom"
 
 
+def test_a_refused_signal_is_a_400_with_message() -> None:
+    # Heat: 500 (docs/compat.md, Native API)
+    remote = messaging.RemoteError("ResourceFailure", "boom", [])
+    body = fault.error_body(remote)
+    assert body["code"] == 400
+    assert body["error"]["type"] == "ResourceFailure"
+    assert body["error"]["message"] == "boom"
+
+
 @pytest.mark.parametrize(
     ("exc", "status"),
     [
