@@ -90,6 +90,13 @@ class StackAPI:
 
         :raises EntityNotFound: ``The Stack (<name>) could not be found.``
         """
+        return db_stores.stack_row(self.load_record(ctxt, identity))
+
+    def load_record(self, ctxt: Any, identity: Any) -> Any:
+        """The stack record (with its tags) :meth:`load` reads.
+
+        :raises EntityNotFound: ``The Stack (<name>) could not be found.``
+        """
         stack_id, name = _stack_id(identity)
         rec = None
         if stack_id:
@@ -100,7 +107,7 @@ class StackAPI:
             raise exception.EntityNotFound(
                 entity="Stack", name=name or stack_id
             )
-        return db_stores.stack_row(rec)
+        return rec
 
     def stored(self, stack: r.StackRow, template_id: int | None = None) -> Any:
         """The parsed template of a stack."""

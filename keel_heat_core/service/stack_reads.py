@@ -36,6 +36,9 @@ class RowsView:
         self._stack = stack
         self._stored = stored
         self._loaded: dict[str, r.ResourceRow] | None = None
+        # one plugin per resource for the view's life (one API call): the
+        # outputs of a stack read the same resources again and again
+        self._plugins: dict[str, Any] = {}
 
     @property
     def _rows(self) -> dict[str, r.ResourceRow]:
@@ -65,10 +68,16 @@ class RowsView:
 
     def plugin(self, name: str) -> Any:
         """The plugin of resource ``name`` over its stored row."""
-        row = self._rows[name]
-        return self._api.deps.plugins(
-            self._stored[name], row, dict(row.properties or {}), self._stack
-        )
+        found = self._plugins.get(name)
+        if found is None:
+            row = self._rows[name]
+            found = self._plugins[name] = self._api.deps.plugins(
+                self._stored[name],
+                row,
+                dict(row.properties or {}),
+                self._stack,
+            )
+        return found
 
     def attribute(self, name: str, attr: str) -> Any:
         row = self._rows.get(name)
@@ -143,10 +152,10 @@ class StackReads:
     def show_stack(
         self, ctxt: Any, stack_identity: Any, resolve_outputs: bool = True
     ) -> list[dict[str, Any]]:
-        stack = self.api.load(ctxt, stack_identity)
+        rec = self.api.load_record(ctxt, stack_identity)
+        stack = db_stores.stack_row(rec)
         stored = self.api.stored(stack)
-        rec = stack_repo.get(self.api.db, stack.id)
-        tags = rec.tags if rec is not None else ()
+        tags = rec.tags
         outputs = self.outputs(stack, stored) if resolve_outputs else None
         return [views.stack_detail(stack, stored, tags, outputs)]
 

@@ -528,6 +528,10 @@ class ValidatePreview:
         before = current.stack_definition(PendingStackView())
         old_defs = before.resource_definitions()
         new_defs = preview.defn.resource_definitions()
+        # both sides resolved the same way (parameters, no attributes)
+        pending_defs = preview.stored.stack_definition(
+            PendingStackView()
+        ).resource_definitions()
         required_by = preview.required_by()
         changes: dict[str, list[Any]] = {
             "unchanged": [],
@@ -543,7 +547,7 @@ class ValidatePreview:
                 changes["added"].append(view)
             elif old_defs[name].resource_type != new_defs[name].resource_type:
                 changes["replaced"].append(view)
-            elif old_defs[name].render_hot() == new_defs[name].render_hot():
+            elif _same_definition(old_defs[name], pending_defs[name]):
                 changes["unchanged"].append(view)
             else:
                 changes["updated"].append(
@@ -562,6 +566,21 @@ class ValidatePreview:
                     )
                 )
         return changes
+
+
+def _same_definition(old: Any, new: Any) -> bool:
+    """Whether an update leaves a resource alone: the same snippet and
+    the same resolved properties, metadata and update policy (a changed
+    parameter value changes the latter, not the snippet)."""
+    if old.render_hot() != new.render_hot():
+        return False
+    for part in ("properties_data", "metadata", "update_policy_data"):
+        try:
+            if getattr(old, part)() != getattr(new, part)():
+                return False
+        except Exception:
+            return False
+    return True
 
 
 def _current_view(

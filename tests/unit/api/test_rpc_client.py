@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from oslo_config import cfg
 
+from keel_heat_core import exception
 from keel_heat_core.rpc.client import EngineClient
 from keel_heat_core.rpc.engine_base import messaging
 
@@ -136,3 +137,53 @@ def test_remote_error_is_rebuilt(
     with pytest.raises(Exception) as info:
         engine.identify_stack({}, "s")
     assert type(info.value).__name__ == "StackExists_Remote"
+
+
+def _path_error() -> exception.StackValidationFailed:
+    return exception.StackValidationFailed(
+        error="Property error",
+        path=["resources", "two", "properties", "value"],
+        message="The Parameter (missing) was not provided.",
+    )
+
+
+HEAT_TEXT = (
+    "Property error: : resources.two.properties.value: : "
+    "The Parameter (missing) was not provided."
+)
+
+
+def test_in_process_error_is_rebuilt_once(
+    client: tuple[EngineClient, Recorder],
+) -> None:
+    """fake:// hands over the engine's object; it is rebuilt as a broker
+    would (Heat's doubled ": ")."""
+    engine, recorder = client
+
+    def failing(ctxt: Any, method: str, **kwargs: Any) -> Any:
+        raise _path_error()
+
+    recorder.call = failing  # type: ignore[method-assign]
+    with pytest.raises(exception.StackValidationFailed) as info:
+        engine.identify_stack({}, "s")
+    assert str(info.value) == HEAT_TEXT
+
+
+def test_broker_rebuilt_error_is_not_rebuilt_again(
+    client: tuple[EngineClient, Recorder],
+) -> None:
+    """A broker already rebuilt the error (oslo.messaging's
+    ``<Name>_Remote`` class from its keyword arguments): its text stays."""
+    engine, recorder = client
+    original = _path_error()
+    remote_cls = type(
+        "StackValidationFailed_Remote", (exception.StackValidationFailed,), {}
+    )
+
+    def failing(ctxt: Any, method: str, **kwargs: Any) -> Any:
+        raise remote_cls(**original.kwargs)
+
+    recorder.call = failing  # type: ignore[method-assign]
+    with pytest.raises(exception.StackValidationFailed) as info:
+        engine.identify_stack({}, "s")
+    assert str(info.value) == HEAT_TEXT
