@@ -152,7 +152,9 @@ def test_deployment_completes_when_signalled(cloud: Cloud, fakes: Any):
     assert outcome == f"deployment {sd['id']} succeeded"
     _wait_state(cloud, stack_id, "CREATE_COMPLETE")
     outputs = {
-        o["output_key"]: o["output_value"]
+        o["output_key"]: endpoint.show_output(
+            CTX, {"stack_id": stack_id}, o["output_key"]
+        )["output_value"]
         for o in endpoint.list_outputs(CTX, {"stack_id": stack_id})
     }
     assert outputs == {"result": "42", "stdout": "hello"}
@@ -224,9 +226,15 @@ WAIT = {
 
 
 def _outputs(cloud: Cloud, stack_id: str) -> dict[str, Any]:
+    """Each listed output's value, as ``stack output show`` reads it (the
+    list itself carries keys and descriptions only, as in Heat)."""
+    endpoint = cloud.endpoint()
+    ident = {"stack_id": stack_id}
     return {
-        o["output_key"]: o["output_value"]
-        for o in cloud.endpoint().list_outputs(CTX, {"stack_id": stack_id})
+        o["output_key"]: endpoint.show_output(CTX, ident, o["output_key"])[
+            "output_value"
+        ]
+        for o in endpoint.list_outputs(CTX, ident)
     }
 
 
