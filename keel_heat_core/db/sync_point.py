@@ -175,7 +175,6 @@ def get(
         return _record(row) if row is not None else None
 
 
-@retry_on_db_error
 def update_input_data(
     db: Database,
     entity_id: str | int,
@@ -192,26 +191,16 @@ def update_input_data(
         ``skip_propagate``); ``None`` leaves the column alone.
     :returns: ``True`` when ``atomic_key`` still matched.
     """
-    sp = models.SyncPoint
-    values: dict[str, Any] = {
-        "atomic_key": atomic_key + 1,
-        "input_data": tuple_keys.encode_input_data(input_data),
-    }
-    if extra_data is not None:
-        values["extra_data"] = {"extra_data": dict(extra_data)}
-    stmt = (
-        sa_update(sp)
-        .where(
-            sp.entity_id == str(entity_id),
-            sp.traversal_id == traversal_id,
-            sp.is_update == is_update,
-            sp.atomic_key == atomic_key,
-        )
-        .values(**values)
-        .execution_options(synchronize_session=False)
+    stored = tuple_keys.encode_input_data(input_data)["input_data"]
+    return update_stored_input_data(
+        db,
+        entity_id,
+        traversal_id,
+        is_update,
+        atomic_key,
+        stored,
+        extra_data,
     )
-    with db.transaction() as session:
-        return bool(session.execute(stmt).rowcount)  # type: ignore[attr-defined]
 
 
 @retry_on_db_error
