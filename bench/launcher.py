@@ -172,6 +172,8 @@ class Deployment:
                     f"127.0.0.1:{self.port}",
                     "--timeout",
                     "300",
+                    "--keep-alive",
+                    "75",
                     "--no-control-socket",
                     "keel_heat_api.wsgi:application",
                 ],

@@ -162,6 +162,11 @@ def gunicorn_command(
         "180",
         "--graceful-timeout",
         "10",
+        # longer than clients keep idle connections (httpx 5 s, requests'
+        # pools until reuse): gunicorn's 2 s default closes a connection
+        # a client is just reusing, which it sees as a reset
+        "--keep-alive",
+        "75",
         "--access-logfile",
         "-",
         app,

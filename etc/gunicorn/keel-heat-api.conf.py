@@ -11,5 +11,9 @@ threads = 8
 # worker opens its own messaging and database connections.
 preload_app = False
 timeout = 120
+# Keep idle connections longer than clients do (gunicorn's default of 2 s
+# closes connections that clients and proxies are about to reuse; they see
+# a reset). Behind a proxy, keep this above the proxy's own idle timeout.
+keepalive = 75
 accesslog = "-"
 errorlog = "-"
