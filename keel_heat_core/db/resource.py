@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from oslo_db import exception as db_exc
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy import update as sa_update
 from sqlalchemy.orm import Session, aliased
 
@@ -114,10 +114,52 @@ def create_many(
         return [row.id for row in rows]
 
 
+_TABLE = models.table_of(models.Resource)
+_RPD_TABLE = models.table_of(models.ResourcePropertiesData)
+_P = _RPD_TABLE.alias("p")
+_A = _RPD_TABLE.alias("a")
+#: Core form of :func:`_select` for the per-node reads: plain table
+#: columns, no ORM entity to load
+_CORE_SELECT = (
+    select(
+        _TABLE,
+        _P.c.data.label("p_data"),
+        _P.c.encrypted.label("p_encrypted"),
+        _A.c.data.label("a_data"),
+        _A.c.encrypted.label("a_encrypted"),
+    )
+    .select_from(_TABLE)
+    .outerjoin(_P, _TABLE.c.rsrc_prop_data_id == _P.c.id)
+    .outerjoin(_A, _TABLE.c.attr_data_id == _A.c.id)
+)
+# built once: a statement object keeps its cache key
+_GET_BY_ID = _CORE_SELECT.where(_TABLE.c.id == bindparam("id"))
+_GET_LOCK = select(
+    _TABLE.c.engine_id, _TABLE.c.atomic_key, _TABLE.c.current_template_id
+).where(_TABLE.c.id == bindparam("id"))
+
+
+def _core_record(db: Database, row: Any) -> records.ResourceRecord:
+    m = row._mapping
+    if m["rsrc_prop_data_id"] is not None:
+        props = rpd.decode(db, m["p_data"], m["p_encrypted"])
+    else:
+        props = rpd.decode(
+            db, m["properties_data"], m["properties_data_encrypted"]
+        )
+    return records.from_mapping(
+        records.ResourceRecord,
+        m,
+        properties_data=props,
+        attr_data=rpd.decode(db, m["a_data"], m["a_encrypted"]),
+    )
+
+
 def get(db: Database, resource_id: int) -> records.ResourceRecord | None:
     """A resource by row id, or ``None``."""
-    rows = _fetch(db, _select().where(models.Resource.id == resource_id))
-    return rows[0] if rows else None
+    with db.connection() as conn:
+        row = conn.execute(_GET_BY_ID, {"id": resource_id}).first()
+    return None if row is None else _core_record(db, row)
 
 
 def get_by_name_and_stack(
@@ -198,24 +240,23 @@ def _cas_statement(
     atomic_key: int | None,
     expected_engine_id: str | None,
 ) -> Any:
-    res = models.Resource
+    col = _TABLE.c
     new_values = dict(values)
     new_values["atomic_key"] = 1 if atomic_key is None else atomic_key + 1
     engine_match = (
-        res.engine_id.is_(None)
+        col.engine_id.is_(None)
         if expected_engine_id is None
-        else res.engine_id == expected_engine_id
+        else col.engine_id == expected_engine_id
     )
     key_match = (
-        res.atomic_key.is_(None)
+        col.atomic_key.is_(None)
         if atomic_key is None
-        else res.atomic_key == atomic_key
+        else col.atomic_key == atomic_key
     )
     return (
-        sa_update(res)
-        .where(res.id == resource_id, engine_match, key_match)
+        sa_update(_TABLE)
+        .where(col.id == resource_id, engine_match, key_match)
         .values(**new_values)
-        .execution_options(synchronize_session=False)
     )
 
 
@@ -245,10 +286,10 @@ def update(
     :returns: ``True`` when the row matched (the new ``atomic_key`` is then
         ``atomic_key + 1``, or 1 when it was ``None``).
     """
-    with db.transaction() as session:
-        return update_in_session(
-            session, resource_id, values, atomic_key, expected_engine_id
-        )
+    _check_columns(values)
+    stmt = _cas_statement(resource_id, values, atomic_key, expected_engine_id)
+    with db.connection() as conn:
+        return bool(conn.execute(stmt).rowcount)
 
 
 def get_lock(
@@ -256,13 +297,8 @@ def get_lock(
 ) -> tuple[str | None, int | None, int | None] | None:
     """``(engine_id, atomic_key, current_template_id)``, or ``None`` when
     the row is gone: the lock columns alone, without the row's data."""
-    res = models.Resource
-    with db.transaction() as session:
-        found = session.execute(
-            select(
-                res.engine_id, res.atomic_key, res.current_template_id
-            ).where(res.id == resource_id)
-        ).first()
+    with db.connection() as conn:
+        found = conn.execute(_GET_LOCK, {"id": resource_id}).first()
     return None if found is None else (found[0], found[1], found[2])
 
 
@@ -286,18 +322,21 @@ def update_with_properties(
     ``rsrc_prop_data_id``, the events (``event`` column values) inserted,
     and all of it rolled back when the compare-and-swap misses.
     """
+    _check_columns(values)
     try:
-        with db.transaction() as session:
+        with db.connection() as conn:
             columns = dict(values)
             if properties is not None:
-                row = rpd.create_in_session(db, session, properties, encrypted)
-                columns["rsrc_prop_data_id"] = row.id
-            if not update_in_session(
-                session, resource_id, columns, atomic_key, expected_engine_id
-            ):
+                columns["rsrc_prop_data_id"] = rpd.insert_in_connection(
+                    db, conn, properties, encrypted
+                )
+            stmt = _cas_statement(
+                resource_id, columns, atomic_key, expected_engine_id
+            )
+            if not conn.execute(stmt).rowcount:
                 raise _Missed()
             if events:
-                event_repo.add_in_session(session, events)
+                event_repo.insert_in_connection(conn, events)
     except _Missed:
         return False
     return True
@@ -309,14 +348,13 @@ def update_unconditional(
 ) -> bool:
     """Write values without touching the lock; ``True`` if the row exists."""
     _check_columns(values)
-    with db.transaction() as session:
-        result = session.execute(
-            sa_update(models.Resource)
-            .where(models.Resource.id == resource_id)
+    with db.connection() as conn:
+        result = conn.execute(
+            sa_update(_TABLE)
+            .where(_TABLE.c.id == resource_id)
             .values(**values)
-            .execution_options(synchronize_session=False)
         )
-        return bool(result.rowcount)  # type: ignore[attr-defined]
+        return bool(result.rowcount)
 
 
 def steal_lock(

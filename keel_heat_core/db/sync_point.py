@@ -32,11 +32,19 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from oslo_db import exception as db_exc
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy import update as sa_update
 
 from keel_heat_core.db import models, records, tuple_keys
 from keel_heat_core.db.database import Database, retry_on_db_error
+
+_TABLE = models.table_of(models.SyncPoint)
+#: one sync point by its key (built once: it keeps its cache key)
+_GET_ONE = select(_TABLE).where(
+    _TABLE.c.entity_id == bindparam("e"),
+    _TABLE.c.traversal_id == bindparam("t"),
+    _TABLE.c.is_update == bindparam("u"),
+)
 
 
 def _record(row: models.SyncPoint) -> records.SyncPointRecord:
@@ -128,7 +136,7 @@ def list_by_traversal(
         return [make(r) for r in rows]
 
 
-def _stored_record(row: models.SyncPoint) -> records.SyncPointRecord:
+def _stored_record(row: Any) -> records.SyncPointRecord:
     extra = row.extra_data
     if isinstance(extra, dict):
         extra = extra.get("extra_data", extra)
@@ -157,11 +165,10 @@ def get_stored(
     merges and writes back with :func:`update_stored_input_data`, without
     decoding and re-encoding every entry of a busy row on each merge.
     """
-    with db.transaction() as session:
-        row = session.get(
-            models.SyncPoint, (str(entity_id), traversal_id, is_update)
-        )
-        return _stored_record(row) if row is not None else None
+    key = {"e": str(entity_id), "t": traversal_id, "u": is_update}
+    with db.connection() as conn:
+        row = conn.execute(_GET_ONE, key).first()
+    return _stored_record(row) if row is not None else None
 
 
 def get(
@@ -218,7 +225,7 @@ def update_stored_input_data(
     :param input_data: ``{"tuple:(...)": JSON value}`` as returned by
         :func:`get_stored` (plus the new entries), written as it is.
     """
-    sp = models.SyncPoint
+    col = _TABLE.c
     values: dict[str, Any] = {
         "atomic_key": atomic_key + 1,
         "input_data": {"input_data": dict(input_data)},
@@ -226,18 +233,17 @@ def update_stored_input_data(
     if extra_data is not None:
         values["extra_data"] = {"extra_data": dict(extra_data)}
     stmt = (
-        sa_update(sp)
+        sa_update(_TABLE)
         .where(
-            sp.entity_id == str(entity_id),
-            sp.traversal_id == traversal_id,
-            sp.is_update == is_update,
-            sp.atomic_key == atomic_key,
+            col.entity_id == str(entity_id),
+            col.traversal_id == traversal_id,
+            col.is_update == is_update,
+            col.atomic_key == atomic_key,
         )
         .values(**values)
-        .execution_options(synchronize_session=False)
     )
-    with db.transaction() as session:
-        return bool(session.execute(stmt).rowcount)  # type: ignore[attr-defined]
+    with db.connection() as conn:
+        return bool(conn.execute(stmt).rowcount)
 
 
 @retry_on_db_error
