@@ -26,6 +26,7 @@ from typing import Any
 from oslo_db import exception as db_exc
 from sqlalchemy import bindparam, delete, select
 from sqlalchemy import update as sa_update
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, aliased
 
 from keel_heat_core.db import event as event_repo
@@ -158,7 +159,14 @@ def _core_record(db: Database, row: Any) -> records.ResourceRecord:
 def get(db: Database, resource_id: int) -> records.ResourceRecord | None:
     """A resource by row id, or ``None``."""
     with db.connection() as conn:
-        row = conn.execute(_GET_BY_ID, {"id": resource_id}).first()
+        return get_in(db, conn, resource_id)
+
+
+def get_in(
+    db: Database, conn: Connection, resource_id: int
+) -> records.ResourceRecord | None:
+    """:func:`get` inside the caller's Core transaction."""
+    row = conn.execute(_GET_BY_ID, {"id": resource_id}).first()
     return None if row is None else _core_record(db, row)
 
 

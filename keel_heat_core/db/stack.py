@@ -29,6 +29,7 @@ from typing import Any
 
 from sqlalchemy import Text, bindparam, delete, func, or_, select, type_coerce
 from sqlalchemy import update as sa_update
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Query, Session
 
 from keel_heat_core.db import _query, exceptions, models, records
@@ -174,7 +175,14 @@ def get_with_raw_deps(
     of the row).
     """
     with db.connection() as conn:
-        found = conn.execute(_RAW_DEPS_SELECT, {"id": stack_id}).first()
+        return get_with_raw_deps_in(conn, stack_id)
+
+
+def get_with_raw_deps_in(
+    conn: Connection, stack_id: str
+) -> tuple[records.StackRecord, str | None] | None:
+    """:func:`get_with_raw_deps` inside the caller's Core transaction."""
+    found = conn.execute(_RAW_DEPS_SELECT, {"id": stack_id}).first()
     if found is None:
         return None
     m = found._mapping

@@ -28,7 +28,7 @@ holds; writes always use the 3-element form.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from oslo_db import exception as db_exc
@@ -225,6 +225,21 @@ def update_stored_input_data(
     :param input_data: ``{"tuple:(...)": JSON value}`` as returned by
         :func:`get_stored` (plus the new entries), written as it is.
     """
+    stmt = _swap_statement(
+        entity_id, traversal_id, is_update, atomic_key, input_data, extra_data
+    )
+    with db.connection() as conn:
+        return bool(conn.execute(stmt).rowcount)
+
+
+def _swap_statement(
+    entity_id: str | int,
+    traversal_id: str,
+    is_update: bool,
+    atomic_key: int,
+    input_data: Mapping[str, Any],
+    extra_data: Mapping[str, Any] | None,
+) -> Any:
     col = _TABLE.c
     values: dict[str, Any] = {
         "atomic_key": atomic_key + 1,
@@ -232,7 +247,7 @@ def update_stored_input_data(
     }
     if extra_data is not None:
         values["extra_data"] = {"extra_data": dict(extra_data)}
-    stmt = (
+    return (
         sa_update(_TABLE)
         .where(
             col.entity_id == str(entity_id),
@@ -242,8 +257,48 @@ def update_stored_input_data(
         )
         .values(**values)
     )
+
+
+#: ``stored record -> (new stored input_data, new extra_data or None)``
+Plan = Callable[
+    [records.SyncPointRecord],
+    tuple[Mapping[str, Any], Mapping[str, Any] | None],
+]
+
+
+@retry_on_db_error
+def read_and_swap_stored(
+    db: Database,
+    entity_id: str | int,
+    traversal_id: str,
+    is_update: bool,
+    plan: Plan,
+) -> tuple[records.SyncPointRecord, bool] | None:
+    """:func:`get_stored`, then :func:`update_stored_input_data` of what
+    ``plan`` makes of the row, in one transaction.
+
+    The write is the same compare-and-swap on ``atomic_key``: a writer
+    that committed between the read and the write makes it miss.
+
+    :returns: ``None`` when the row does not exist, else the record read
+        and whether the swap matched.
+    """
+    key = {"e": str(entity_id), "t": traversal_id, "u": is_update}
     with db.connection() as conn:
-        return bool(conn.execute(stmt).rowcount)
+        row = conn.execute(_GET_ONE, key).first()
+        if row is None:
+            return None
+        rec = _stored_record(row)
+        input_data, extra_data = plan(rec)
+        stmt = _swap_statement(
+            entity_id,
+            traversal_id,
+            is_update,
+            rec.atomic_key,
+            input_data,
+            extra_data,
+        )
+        return rec, bool(conn.execute(stmt).rowcount)
 
 
 @retry_on_db_error

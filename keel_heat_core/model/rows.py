@@ -179,6 +179,12 @@ class StackStore(Protocol):
     def get_stack(self, stack_id: str) -> StackRow | None:
         """One live stack row, or None."""
 
+    def get_resource_and_stack(
+        self, resource_id: int
+    ) -> tuple[ResourceRow | None, StackRow | None]:
+        """A resource row and its live stack, read together (one
+        transaction); ``(None, None)`` when the row is gone."""
+
     def list_in_progress(self) -> list[StackRow]:
         """Live stacks whose status is IN_PROGRESS (for resume)."""
 
