@@ -27,7 +27,7 @@ from oslo_db import exception as db_exc
 from sqlalchemy import bindparam, delete, select
 from sqlalchemy import update as sa_update
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from keel_heat_core.db import event as event_repo
 from keel_heat_core.db import exceptions, models, raw_template, records
@@ -35,9 +35,33 @@ from keel_heat_core.db import resource_properties_data as rpd
 from keel_heat_core.db.database import Database, retry_on_db_error
 from keel_heat_core.db.scope import ADMIN, Scope
 
-_COLUMNS = frozenset(models.Resource.__table__.columns.keys())
-_PROPS = aliased(models.ResourcePropertiesData, name="props")
-_ATTRS = aliased(models.ResourcePropertiesData, name="attrs")
+_TABLE = models.table_of(models.Resource)
+_RPD_TABLE = models.table_of(models.ResourcePropertiesData)
+_P = _RPD_TABLE.alias("p")
+_A = _RPD_TABLE.alias("a")
+_COLUMNS = frozenset(_TABLE.columns.keys())
+#: a row with its property and attribute data: Core, plain table columns
+#: (no ORM entity to load); the explicit left side of the joins stays (left
+#: to itself, the ORM once picked it among the selected entities and a
+#: worker failed every read with "Can't determine which FROM clause to
+#: join from", fault suite, PostgreSQL, under load)
+_SELECT = (
+    select(
+        _TABLE,
+        _P.c.data.label("p_data"),
+        _P.c.encrypted.label("p_encrypted"),
+        _A.c.data.label("a_data"),
+        _A.c.encrypted.label("a_encrypted"),
+    )
+    .select_from(_TABLE)
+    .outerjoin(_P, _TABLE.c.rsrc_prop_data_id == _P.c.id)
+    .outerjoin(_A, _TABLE.c.attr_data_id == _A.c.id)
+)
+# built once: a statement object keeps its cache key
+_GET_BY_ID = _SELECT.where(_TABLE.c.id == bindparam("id"))
+_GET_LOCK = select(
+    _TABLE.c.engine_id, _TABLE.c.atomic_key, _TABLE.c.current_template_id
+).where(_TABLE.c.id == bindparam("id"))
 
 
 def _check_columns(values: Mapping[str, Any]) -> None:
@@ -46,45 +70,9 @@ def _check_columns(values: Mapping[str, Any]) -> None:
         raise ValueError(f"Unknown resource columns: {sorted(unknown)}")
 
 
-def _select() -> Any:
-    res = models.Resource
-    return (
-        select(
-            res,
-            _PROPS.data,
-            _PROPS.encrypted,
-            _ATTRS.data,
-            _ATTRS.encrypted,
-        )
-        # explicit left side: left to itself, the ORM picks it among the
-        # selected entities, and a worker once failed every read with
-        # "Can't determine which FROM clause to join from" (fault suite,
-        # PostgreSQL, under load)
-        .select_from(res)
-        .outerjoin(_PROPS, res.rsrc_prop_data_id == _PROPS.id)
-        .outerjoin(_ATTRS, res.attr_data_id == _ATTRS.id)
-    )
-
-
-def _record(db: Database, row: Any) -> records.ResourceRecord:
-    res, p_data, p_enc, a_data, a_enc = row
-    if res.rsrc_prop_data_id is not None:
-        props = rpd.decode(db, p_data, p_enc)
-    else:
-        props = rpd.decode(
-            db, res.properties_data, res.properties_data_encrypted
-        )
-    return records.from_row(
-        records.ResourceRecord,
-        res,
-        properties_data=props,
-        attr_data=rpd.decode(db, a_data, a_enc),
-    )
-
-
 def _fetch(db: Database, stmt: Any) -> list[records.ResourceRecord]:
-    with db.transaction() as session:
-        return [_record(db, row) for row in session.execute(stmt)]
+    with db.connection() as conn:
+        return [_record(db, row) for row in conn.execute(stmt)]
 
 
 @retry_on_db_error
@@ -115,32 +103,7 @@ def create_many(
         return [row.id for row in rows]
 
 
-_TABLE = models.table_of(models.Resource)
-_RPD_TABLE = models.table_of(models.ResourcePropertiesData)
-_P = _RPD_TABLE.alias("p")
-_A = _RPD_TABLE.alias("a")
-#: Core form of :func:`_select` for the per-node reads: plain table
-#: columns, no ORM entity to load
-_CORE_SELECT = (
-    select(
-        _TABLE,
-        _P.c.data.label("p_data"),
-        _P.c.encrypted.label("p_encrypted"),
-        _A.c.data.label("a_data"),
-        _A.c.encrypted.label("a_encrypted"),
-    )
-    .select_from(_TABLE)
-    .outerjoin(_P, _TABLE.c.rsrc_prop_data_id == _P.c.id)
-    .outerjoin(_A, _TABLE.c.attr_data_id == _A.c.id)
-)
-# built once: a statement object keeps its cache key
-_GET_BY_ID = _CORE_SELECT.where(_TABLE.c.id == bindparam("id"))
-_GET_LOCK = select(
-    _TABLE.c.engine_id, _TABLE.c.atomic_key, _TABLE.c.current_template_id
-).where(_TABLE.c.id == bindparam("id"))
-
-
-def _core_record(db: Database, row: Any) -> records.ResourceRecord:
+def _record(db: Database, row: Any) -> records.ResourceRecord:
     m = row._mapping
     if m["rsrc_prop_data_id"] is not None:
         props = rpd.decode(db, m["p_data"], m["p_encrypted"])
@@ -167,17 +130,16 @@ def get_in(
 ) -> records.ResourceRecord | None:
     """:func:`get` inside the caller's Core transaction."""
     row = conn.execute(_GET_BY_ID, {"id": resource_id}).first()
-    return None if row is None else _core_record(db, row)
+    return None if row is None else _record(db, row)
 
 
 def get_by_name_and_stack(
     db: Database, name: str, stack_id: str
 ) -> records.ResourceRecord | None:
     """The resource of a stack with this name (the newest row)."""
-    res = models.Resource
+    res = _TABLE.c
     stmt = (
-        _select()
-        .where(res.name == name, res.stack_id == stack_id)
+        _SELECT.where(res.name == name, res.stack_id == stack_id)
         .order_by(res.id.desc())
         .limit(1)
     )
@@ -190,14 +152,12 @@ def get_by_physical_resource_id(
 ) -> list[records.ResourceRecord]:
     """Resources whose ``nova_instance`` is ``physical_id``, in stacks the
     scope can see."""
-    res, stack = models.Resource, models.Stack
-    stmt = (
-        _select()
-        .join(stack, stack.id == res.stack_id)
-        .where(res.nova_instance == physical_id)
+    res, stack = _TABLE.c, models.table_of(models.Stack)
+    stmt = _SELECT.join(stack, stack.c.id == res.stack_id).where(
+        res.nova_instance == physical_id
     )
     if not scope.is_admin:
-        stmt = stmt.where(stack.tenant == scope.project_id)
+        stmt = stmt.where(stack.c.tenant == scope.project_id)
     return _fetch(db, stmt.order_by(res.id))
 
 
@@ -208,8 +168,8 @@ def get_all_by_stack(
 
     :param filters: exact matches on columns; a list value means ``IN``.
     """
-    res = models.Resource
-    stmt = _select().where(res.stack_id == stack_id)
+    res = _TABLE.c
+    stmt = _SELECT.where(res.stack_id == stack_id)
     for key, value in (filters or {}).items():
         if key not in _COLUMNS:
             raise exceptions.Invalid(f"Unknown filter key {key!r}")
@@ -225,8 +185,8 @@ def get_all_active_by_stack(
     db: Database, stack_id: str
 ) -> list[records.ResourceRecord]:
     """Rows of a stack except ``DELETE_COMPLETE`` ones (one query)."""
-    res = models.Resource
-    stmt = _select().where(
+    res = _TABLE.c
+    stmt = _SELECT.where(
         res.stack_id == stack_id,
         ~((res.action == "DELETE") & (res.status == "COMPLETE")),
     )
@@ -237,8 +197,8 @@ def get_all_by_root_stack(
     db: Database, root_stack_id: str
 ) -> list[records.ResourceRecord]:
     """Every resource of a stack tree (one query)."""
-    res = models.Resource
-    stmt = _select().where(res.root_stack_id == root_stack_id)
+    res = _TABLE.c
+    stmt = _SELECT.where(res.root_stack_id == root_stack_id)
     return _fetch(db, stmt.order_by(res.id))
 
 
@@ -519,6 +479,21 @@ def delete_resource(db: Database, resource_id: int) -> None:
     """Hard-delete one resource row (with its data and cached attributes)."""
     with db.transaction() as session:
         delete_in_session(session, [resource_id])
+
+
+#: rows per statement of :func:`delete_resources` (bound parameters)
+DELETE_BATCH = 500
+
+
+@retry_on_db_error
+def delete_resources(db: Database, resource_ids: Sequence[int]) -> None:
+    """:func:`delete_resource` of many rows, in one transaction."""
+    ids = list(resource_ids)
+    if not ids:
+        return
+    with db.transaction() as session:
+        for start in range(0, len(ids), DELETE_BATCH):
+            delete_in_session(session, ids[start : start + DELETE_BATCH])
 
 
 @retry_on_db_error

@@ -47,7 +47,7 @@ _GET_ONE = select(_TABLE).where(
 )
 
 
-def _record(row: models.SyncPoint) -> records.SyncPointRecord:
+def _record(row: Any) -> records.SyncPointRecord:
     extra = row.extra_data
     if isinstance(extra, dict):
         extra = extra.get("extra_data", extra)
@@ -126,12 +126,12 @@ def list_by_traversal(
     :param stored: ``input_data`` in stored form, as :func:`get_stored`.
     """
     make = _stored_record if stored else _record
-    sp = models.SyncPoint
-    with db.transaction() as session:
-        rows = session.scalars(
-            select(sp)
-            .where(sp.stack_id == stack_id, sp.traversal_id == traversal_id)
-            .order_by(sp.entity_id, sp.is_update)
+    col = _TABLE.c
+    with db.connection() as conn:
+        rows = conn.execute(
+            select(_TABLE)
+            .where(col.stack_id == stack_id, col.traversal_id == traversal_id)
+            .order_by(col.entity_id, col.is_update)
         )
         return [make(r) for r in rows]
 

@@ -169,6 +169,9 @@ class ResourceStore(Protocol):
     def delete_resource(self, resource_id: int) -> None:
         """Hard-delete a row."""
 
+    def delete_resources(self, resource_ids: Sequence[int]) -> None:
+        """Hard-delete rows, in one transaction."""
+
     def add_event(self, event: EventRecord) -> None:
         """Insert one event."""
 

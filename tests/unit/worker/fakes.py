@@ -120,6 +120,11 @@ class Stores:
         with self.lock:
             self.resources.pop(resource_id, None)
 
+    def delete_resources(self, resource_ids: Sequence[int]) -> None:
+        with self.lock:
+            for resource_id in resource_ids:
+                self.resources.pop(resource_id, None)
+
     def add_event(self, event: r.EventRecord) -> None:
         with self.lock:
             self.events.append(event)
