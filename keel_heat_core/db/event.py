@@ -34,6 +34,8 @@ from keel_heat_core.db.scope import Scope
 
 _TABLE = models.table_of(models.Event)
 _COLUMNS = frozenset(_TABLE.columns.keys())
+#: built once (it keeps its cache key); the values come as parameters
+_INSERT = insert(_TABLE)
 
 #: API sort keys of events and their columns.
 SORT_KEYS = {"event_time": "created_at", "resource_type": "resource_type"}
@@ -103,7 +105,7 @@ def insert_in_connection(
         )[:255]
         rows.append(row)
     for row in rows:
-        conn.execute(insert(_TABLE).values(**row))
+        conn.execute(_INSERT, row)
     return [str(row["uuid"]) for row in rows]
 
 

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from oslo_db import exception as db_exc
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy import update as sa_update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
@@ -58,6 +58,9 @@ _SELECT = (
     .outerjoin(_A, _TABLE.c.attr_data_id == _A.c.id)
 )
 # built once: a statement object keeps its cache key
+_INSERT_IDS = insert(_TABLE).returning(
+    _TABLE.c.id, sort_by_parameter_order=True
+)
 _GET_BY_ID = _SELECT.where(_TABLE.c.id == bindparam("id"))
 _GET_LOCK = select(
     _TABLE.c.engine_id, _TABLE.c.atomic_key, _TABLE.c.current_template_id
@@ -96,11 +99,14 @@ def create_many(
     """Insert resource rows in one transaction; their ids, in order."""
     for one in values:
         _check_columns(one)
-    with db.transaction() as session:
-        rows = [models.Resource(**one) for one in values]
-        session.add_all(rows)
-        session.flush()
-        return [row.id for row in rows]
+    if not values:
+        return []
+    # one executemany (Core): every row with the same keys
+    keys = set().union(*values)
+    rows = [{key: one.get(key) for key in keys} for one in values]
+    with db.connection() as conn:
+        result = conn.execute(_INSERT_IDS, rows)
+        return [int(new_id) for new_id in result.scalars()]
 
 
 def _record(db: Database, row: Any) -> records.ResourceRecord:
@@ -202,30 +208,40 @@ def get_all_by_root_stack(
     return _fetch(db, stmt.order_by(res.id))
 
 
+def _cas_where(match_engine: bool, match_key: bool) -> Any:
+    col = _TABLE.c
+    return sa_update(_TABLE).where(
+        col.id == bindparam("cas_id"),
+        col.engine_id == bindparam("cas_engine")
+        if match_engine
+        else col.engine_id.is_(None),
+        col.atomic_key == bindparam("cas_key")
+        if match_key
+        else col.atomic_key.is_(None),
+    )
+
+
+#: the compare-and-swap statements, built once (they keep their cache
+#: key); the new column values come as execution parameters
+_CAS = {(e, k): _cas_where(e, k) for e in (False, True) for k in (False, True)}
+
+
 def _cas_statement(
     resource_id: int,
     values: Mapping[str, Any],
     atomic_key: int | None,
     expected_engine_id: str | None,
-) -> Any:
-    col = _TABLE.c
-    new_values = dict(values)
-    new_values["atomic_key"] = 1 if atomic_key is None else atomic_key + 1
-    engine_match = (
-        col.engine_id.is_(None)
-        if expected_engine_id is None
-        else col.engine_id == expected_engine_id
-    )
-    key_match = (
-        col.atomic_key.is_(None)
-        if atomic_key is None
-        else col.atomic_key == atomic_key
-    )
-    return (
-        sa_update(_TABLE)
-        .where(col.id == resource_id, engine_match, key_match)
-        .values(**new_values)
-    )
+) -> tuple[Any, dict[str, Any]]:
+    """The CAS statement and its parameters (see the module docstring)."""
+    params = dict(values)
+    params["atomic_key"] = 1 if atomic_key is None else atomic_key + 1
+    params["cas_id"] = resource_id
+    if expected_engine_id is not None:
+        params["cas_engine"] = expected_engine_id
+    if atomic_key is not None:
+        params["cas_key"] = atomic_key
+    stmt = _CAS[(expected_engine_id is not None, atomic_key is not None)]
+    return stmt, params
 
 
 def update_in_session(
@@ -237,8 +253,10 @@ def update_in_session(
 ) -> bool:
     """:func:`update` inside the caller's transaction."""
     _check_columns(values)
-    stmt = _cas_statement(resource_id, values, atomic_key, expected_engine_id)
-    return bool(session.execute(stmt).rowcount)  # type: ignore[attr-defined]
+    stmt, params = _cas_statement(
+        resource_id, values, atomic_key, expected_engine_id
+    )
+    return bool(session.execute(stmt, params).rowcount)  # type: ignore[attr-defined]
 
 
 @retry_on_db_error
@@ -255,9 +273,11 @@ def update(
         ``atomic_key + 1``, or 1 when it was ``None``).
     """
     _check_columns(values)
-    stmt = _cas_statement(resource_id, values, atomic_key, expected_engine_id)
+    stmt, params = _cas_statement(
+        resource_id, values, atomic_key, expected_engine_id
+    )
     with db.connection() as conn:
-        return bool(conn.execute(stmt).rowcount)
+        return bool(conn.execute(stmt, params).rowcount)
 
 
 def get_lock(
@@ -298,10 +318,10 @@ def update_with_properties(
                 columns["rsrc_prop_data_id"] = rpd.insert_in_connection(
                     db, conn, properties, encrypted
                 )
-            stmt = _cas_statement(
+            stmt, params = _cas_statement(
                 resource_id, columns, atomic_key, expected_engine_id
             )
-            if not conn.execute(stmt).rowcount:
+            if not conn.execute(stmt, params).rowcount:
                 raise _Missed()
             if events:
                 event_repo.insert_in_connection(conn, events)

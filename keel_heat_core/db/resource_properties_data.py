@@ -27,6 +27,8 @@ from keel_heat_core.db import exceptions, models, records, tuple_keys
 from keel_heat_core.db.database import Database, retry_on_db_error
 
 _TABLE = models.table_of(models.ResourcePropertiesData)
+#: built once (it keeps its cache key); the values come as parameters
+_INSERT = insert(_TABLE)
 
 
 def decode(db: Database, data: Any, encrypted: bool | None) -> Any:
@@ -69,9 +71,7 @@ def insert_in_connection(
 ) -> int:
     """Insert an rpd row inside the caller's Core transaction; its id."""
     result = conn.execute(
-        insert(_TABLE).values(
-            data=encode(db, data, encrypted), encrypted=encrypted
-        )
+        _INSERT, {"data": encode(db, data, encrypted), "encrypted": encrypted}
     )
     key = result.inserted_primary_key
     assert key is not None
