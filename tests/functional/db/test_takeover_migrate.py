@@ -226,9 +226,17 @@ def _write_legacy(cloud: Cloud) -> dict[str, str]:
     return {"root": root, "child": child, "backup": backup}
 
 
-@pytest.fixture
-def cloud(tmp_path: pathlib.Path) -> Iterator[Cloud]:
-    with scratch_database("sqlite", tmp_path) as url:
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param("mariadb", marks=pytest.mark.mariadb),
+        pytest.param("postgresql", marks=pytest.mark.postgresql),
+    ]
+)
+def cloud(
+    request: pytest.FixtureRequest, tmp_path: pathlib.Path
+) -> Iterator[Cloud]:
+    with scratch_database(request.param, tmp_path) as url:
         running = Cloud(url, transport_url=RABBIT, engines=2)
         try:
             yield running
@@ -356,3 +364,51 @@ def test_legacy_stack_migrated_then_updated_and_deleted(
     assert stack_repo.get(cloud.db, root) is None
     assert stack_repo.get(cloud.db, child) is None
     assert resource_repo.get_all_by_stack(cloud.db, root) == []
+
+
+@pytest.fixture
+def local_cloud(tmp_path: pathlib.Path) -> Iterator[Cloud]:
+    with scratch_database("sqlite", tmp_path) as url:
+        running = Cloud(url, engines=2)
+        try:
+            yield running
+        finally:
+            running.close()
+
+
+def test_migration_refusals_are_heats(local_cloud: Cloud) -> None:
+    cloud = local_cloud
+    endpoint = cloud.endpoint()
+    ctxt = admin_context()
+    root, child, busy = (str(uuid.uuid4()) for _ in range(3))
+    with cloud.db.engine.begin() as conn:
+        rows = Legacy(conn)
+        rows.template(9201, {"heat_template_version": "2021-04-16"})
+        rows.stack(root, "tree", 9201)
+        rows.stack(child, "tree-child", 9201, owner_id=root, status="FAILED")
+        rows.stack(busy, "busy", 9201)
+        rows.insert(
+            "stack_lock", stack_id=busy, engine_id=cloud.engines[1].engine_id
+        )
+
+    with pytest.raises(exception.EntityNotFound) as found:
+        endpoint.migrate_convergence_1(ctxt, "nope")
+    assert str(found.value) == "The Stack (nope) could not be found."
+    with pytest.raises(exception.ActionNotComplete) as failed:
+        endpoint.migrate_convergence_1(ctxt, root)
+    assert str(failed.value) == (
+        "Stack tree-child has an action (CREATE) in progress or failed state."
+    )
+    # the lock of a live engine is respected
+    with pytest.raises(exception.ActionInProgress) as locked:
+        endpoint.migrate_convergence_1(ctxt, busy)
+    assert str(locked.value) == (
+        "Stack busy already has an action (CREATE) in progress."
+    )
+    for sid in (root, busy):
+        rec = stack_repo.get(cloud.db, sid)
+        assert rec is not None and rec.convergence is False
+    assert stack_lock.get_engine_id(cloud.db, root) is None
+    assert (
+        stack_lock.get_engine_id(cloud.db, busy) == cloud.engines[1].engine_id
+    )
