@@ -384,6 +384,9 @@ class StackSnapshots:
         }
         definitions = stored.stack_definition(PendingStackView())
         for name, defn in stored.items():
+            cls = stored.env.get_class_to_instantiate(defn.resource_type, name)
+            if not callable(getattr(cls, "handle_restore", None)):
+                continue
             row = rows.get(name) or r.ResourceRow(
                 id=0,
                 name=name,
@@ -394,10 +397,7 @@ class StackSnapshots:
             )
             props = defn.resolve_properties(PendingStackView())
             plugin = deps.plugins(defn, row, props, stack)
-            handle_restore = getattr(plugin, "handle_restore", None)
-            if not callable(handle_restore):
-                continue
-            restored = handle_restore(
+            restored = plugin.handle_restore(
                 definitions.resource_definition(name), parts.get(name)
             )
             stored.t.add_resource(restored)
