@@ -1,0 +1,143 @@
+"""What the engine-path type tests read and write over the native API.
+
+:class:`Stacks` of :mod:`tests.functional.features.client` (create,
+show, wait, resources, events, signals) plus the few reads these tests
+add: outputs, nested resource lists, updates with ``files`` and the
+order of member events.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tests.functional.features.client import Stacks as _Stacks
+from tests.functional.software.harness import wait_for
+
+HOT = "2021-04-16"
+
+
+def template(
+    resources: dict[str, Any], outputs: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A HOT template of ``resources`` with outputs ``{key: value}``."""
+    tmpl: dict[str, Any] = {
+        "heat_template_version": HOT,
+        "resources": resources,
+    }
+    if outputs:
+        tmpl["outputs"] = {k: {"value": v} for k, v in outputs.items()}
+    return tmpl
+
+
+class Stacks(_Stacks):
+    """Stack operations and reads as a user of the API sees them."""
+
+    def update(
+        self,
+        ident: str,
+        template: dict[str, Any],
+        env: dict[str, Any] | None = None,
+        files: dict[str, str] | None = None,
+    ) -> None:
+        """PUT the new template; the stack is UPDATE_IN_PROGRESS after."""
+        status, body = self.cloud.request(
+            "PUT",
+            f"/stacks/{ident}",
+            {
+                "template": template,
+                "environment": env or {},
+                "files": files or {},
+                "disable_rollback": True,
+            },
+        )
+        assert status == 202, body
+
+    def create_complete(
+        self, tmpl: dict[str, Any], files: dict[str, str] | None = None
+    ) -> str:
+        """Create a stack and wait for CREATE_COMPLETE."""
+        ident = self.create(tmpl, files=files, prefix="types")
+        self.wait_status(ident, "CREATE_COMPLETE")
+        return ident
+
+    def update_complete(
+        self,
+        ident: str,
+        tmpl: dict[str, Any],
+        files: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """Update the stack and wait for this update's UPDATE_COMPLETE."""
+        before = self.show(ident).get("updated_time")
+        self.update(ident, tmpl, files=files)
+
+        def done() -> dict[str, Any] | None:
+            shown = self.show(ident)
+            state = shown["stack_status"]
+            assert state != "UPDATE_FAILED", shown["stack_status_reason"]
+            if state == "UPDATE_COMPLETE" and shown["updated_time"] != before:
+                return shown
+            return None
+
+        found: dict[str, Any] = wait_for(done, what=f"{ident} updated")
+        return found
+
+    def delete_complete(self, ident: str) -> None:
+        """Delete the stack and wait until the API no longer finds it."""
+        self.delete(ident)
+
+        def gone() -> bool:
+            status, body = self.cloud.request("GET", f"/stacks/{ident}")
+            if status == 404:
+                return True
+            shown = body["stack"]
+            assert shown["stack_status"] != "DELETE_FAILED", shown
+            return shown["stack_status"] == "DELETE_COMPLETE"
+
+        wait_for(gone, what=f"{ident} deleted")
+
+    def output(self, ident: str, key: str) -> Any:
+        """The resolved value of output ``key``."""
+        status, body = self.cloud.request(
+            "GET", f"/stacks/{ident}/outputs/{key}"
+        )
+        assert status == 200, body
+        out = body["output"]
+        assert "error_msg" not in out, out
+        return out["output_value"]
+
+    def resources(
+        self, ident: str, nested_depth: int = 0
+    ) -> list[dict[str, Any]]:
+        """The resource list (with ``nested_depth``)."""
+        path = f"/stacks/{ident}/resources"
+        if nested_depth:
+            path += f"?nested_depth={nested_depth}"
+        status, body = self.cloud.request("GET", path)
+        assert status == 200, body
+        return list(body["resources"])
+
+    def by_name(self, ident: str) -> dict[str, dict[str, Any]]:
+        """The top-level resources by name."""
+        return {r["resource_name"]: r for r in self.resources(ident)}
+
+    def wait_output(
+        self, ident: str, key: str, wanted: Any, timeout: float = 60.0
+    ) -> Any:
+        """Poll output ``key`` until it equals ``wanted``."""
+        last: list[Any] = []
+
+        def reached() -> bool:
+            last[:] = [self.output(ident, key)]
+            return bool(last[0] == wanted)
+
+        try:
+            wait_for(reached, timeout=timeout, what=f"{key} == {wanted!r}")
+        except AssertionError as err:
+            raise AssertionError(f"{err}; last value {last!r}") from None
+        return last[0]
+
+    def settle(self, seconds: float = 1.5) -> None:
+        """Give a background signal the time it needs to act, when the
+        test checks that it did nothing."""
+        time.sleep(seconds)
