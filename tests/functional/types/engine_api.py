@@ -8,13 +8,33 @@ order of member events.
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 from typing import Any
 
+from keel_heat_core.testing.fake_clients import install_fake_clients
+from keel_heat_core.testing.fakes import FakeContext
 from tests.functional.features.client import Stacks as _Stacks
 from tests.functional.software.harness import wait_for
 
 HOT = "2021-04-16"
+
+
+@contextlib.contextmanager
+def fake_keystone(cloud: Any) -> Iterator[Any]:
+    """The testing kit's ``keystone`` and ``heat`` client plugins for the
+    engine's resources (stack users of signal responders; there is no
+    Keystone here); the ``heat`` plugin's signal URLs are the cloud's."""
+    context = FakeContext(project_id="embedded")
+    keystone = install_fake_clients(context)
+    context.clients.client_plugin("heat").heat_url = cloud.url()
+    factory = cloud.engine.engine_endpoints[0]._api.deps.plugins
+    factory.clients = context.clients
+    try:
+        yield keystone
+    finally:
+        factory.clients = None
 
 
 def template(
