@@ -74,10 +74,13 @@ class Stacks(_Stacks):
         assert status == 202, body
 
     def create_complete(
-        self, tmpl: dict[str, Any], files: dict[str, str] | None = None
+        self,
+        tmpl: dict[str, Any],
+        files: dict[str, str] | None = None,
+        env: dict[str, Any] | None = None,
     ) -> str:
         """Create a stack and wait for CREATE_COMPLETE."""
-        ident = self.create(tmpl, files=files, prefix="types")
+        ident = self.create(tmpl, env=env, files=files, prefix="types")
         self.wait_status(ident, "CREATE_COMPLETE")
         return ident
 
@@ -86,21 +89,12 @@ class Stacks(_Stacks):
         ident: str,
         tmpl: dict[str, Any],
         files: dict[str, str] | None = None,
+        env: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """Update the stack and wait for this update's UPDATE_COMPLETE."""
-        before = self.show(ident).get("updated_time")
-        self.update(ident, tmpl, files=files)
-
-        def done() -> dict[str, Any] | None:
-            shown = self.show(ident)
-            state = shown["stack_status"]
-            assert state != "UPDATE_FAILED", shown["stack_status_reason"]
-            if state == "UPDATE_COMPLETE" and shown["updated_time"] != before:
-                return shown
-            return None
-
-        found: dict[str, Any] = wait_for(done, what=f"{ident} updated")
-        return found
+        """Update the stack and wait for UPDATE_COMPLETE (the API answers
+        once the stack is UPDATE_IN_PROGRESS)."""
+        self.update(ident, tmpl, env=env, files=files)
+        return self.wait_status(ident, "UPDATE_COMPLETE")
 
     def delete_complete(self, ident: str) -> None:
         """Delete the stack and wait until the API no longer finds it."""
