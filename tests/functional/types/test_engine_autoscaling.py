@@ -128,6 +128,44 @@ def test_sizes_and_update_of_bounds(stacks: Stacks) -> None:
     stacks.delete_complete(ident)
 
 
+def test_rolling_updates_one_member_at_a_time(stacks: Stacks) -> None:
+    ident = stacks.create_complete(_template(desired_capacity=3))
+    before = {
+        n: m["physical_resource_id"]
+        for n, m in _members(stacks, ident).items()
+    }
+    member = {"type": "OS::Heat::TestResource", "properties": {"value": "n"}}
+    policy = {"max_batch_size": 1, "min_in_service": 0, "pause_time": 0}
+    stacks.update_complete(
+        ident,
+        _template(member=member, desired_capacity=3, rolling_updates=policy),
+    )
+    members = _members(stacks, ident)
+    # TestResource takes a new value in place: same members, updated
+    assert {n: m["physical_resource_id"] for n, m in members.items()} == (
+        before
+    )
+    assert {m["resource_status"] for m in members.values()} == {
+        "UPDATE_COMPLETE"
+    }
+    events = stacks.events(stacks.nested(ident, "asg"))
+
+    def first(name: str, state: str) -> int:
+        return next(
+            i
+            for i, e in enumerate(events)
+            if e["resource_name"] == name and e["resource_status"] == state
+        )
+
+    order = sorted(members, key=lambda n: first(n, "UPDATE_IN_PROGRESS"))
+    # one batch after the other: each member is done before the next
+    for done, started in zip(order, order[1:], strict=False):
+        assert first(done, "UPDATE_COMPLETE") < first(
+            started, "UPDATE_IN_PROGRESS"
+        )
+    stacks.delete_complete(ident)
+
+
 def test_min_size_is_the_start_without_desired_capacity(
     stacks: Stacks,
 ) -> None:
