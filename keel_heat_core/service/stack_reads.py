@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from keel_heat_core import exception
@@ -79,11 +79,11 @@ class RowsView:
             )
         return found
 
-    def attribute(self, name: str, attr: str) -> Any:
+    def attribute(self, name: str, attr: str, path: Sequence[Any] = ()) -> Any:
         row = self._rows.get(name)
         if row is None or row.action not in _ATTR_ACTIONS:
             return None
-        return self.plugin(name).FnGetAtt(attr)
+        return self.plugin(name).FnGetAtt(attr, *path)
 
     def all_attributes(self, name: str) -> dict[str, Any] | None:
         """Every attribute but ``show`` (``get_attr: [name]``); ``None``

@@ -316,11 +316,6 @@ def test_group_cooldown_blocks_every_policy(stacks: Stacks) -> None:
     stacks.delete_complete(ident)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: get_attr with a path calls FnGetAtt(key) without "
-    "the path, so the group's 'outputs' and 'outputs_list' read null",
-)
 def test_outputs_and_outputs_list(stacks: Stacks) -> None:
     tmpl = _template(desired_capacity=2)
     tmpl["outputs"] = {

@@ -426,9 +426,9 @@ def test_template_resource_from_files(stacks: Stacks) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="engine bug: get_attr with a path calls FnGetAtt(key) without "
-    "the path, so 'resource.<name>.<attr>' of a template resource reads "
-    "null",
+    reason="engine bug: a template resource (model/template_resource.py) "
+    "answers only its child's outputs; Heat's 'resource.<name>' and "
+    "'resource.<name>.<attr>' read the child's resources",
 )
 def test_template_resource_member_attribute(stacks: Stacks) -> None:
     tmpl = template(

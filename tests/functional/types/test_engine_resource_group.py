@@ -143,14 +143,6 @@ def test_count_grows_and_shrinks(stacks: Stacks) -> None:
     assert status == 404
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: get_attr with a path calls FnGetAtt(key) without "
-    "the path (template/stack_definition.py attribute_value, "
-    "service/stack_reads.py RowsView.attribute, worker/resource.py "
-    "attributes_for), so ResourceGroup's 'attributes' and "
-    "'resource.<n>.<attr>' read null",
-)
 def test_attributes_and_member_attribute(stacks: Stacks) -> None:
     outputs = {
         "by_member": {"get_attr": ["g", "attributes", "output"]},
