@@ -1,9 +1,10 @@
 """What the engine-path type tests read and write over the native API.
 
 :class:`Stacks` of :mod:`tests.functional.features.client` (create,
-show, wait, resources, events, signals) plus the few reads these tests
-add: outputs, nested resource lists, updates with ``files`` and the
-order of member events.
+update, show, wait, resources, events, signals) plus what these tests
+add: waits for a finished create, update or delete, output values and
+nested resource lists; and the fake Keystone the engine's signal
+responders need for their stack users.
 """
 
 from __future__ import annotations
@@ -53,26 +54,6 @@ def template(
 class Stacks(_Stacks):
     """Stack operations and reads as a user of the API sees them."""
 
-    def update(
-        self,
-        ident: str,
-        template: dict[str, Any],
-        env: dict[str, Any] | None = None,
-        files: dict[str, str] | None = None,
-    ) -> None:
-        """PUT the new template; the stack is UPDATE_IN_PROGRESS after."""
-        status, body = self.cloud.request(
-            "PUT",
-            f"/stacks/{ident}",
-            {
-                "template": template,
-                "environment": env or {},
-                "files": files or {},
-                "disable_rollback": True,
-            },
-        )
-        assert status == 202, body
-
     def create_complete(
         self,
         tmpl: dict[str, Any],
@@ -117,7 +98,7 @@ class Stacks(_Stacks):
         )
         assert status == 200, body
         out = body["output"]
-        assert "error_msg" not in out, out
+        assert "output_error" not in out, out
         return out["output_value"]
 
     def resources(
@@ -134,22 +115,6 @@ class Stacks(_Stacks):
     def by_name(self, ident: str) -> dict[str, dict[str, Any]]:
         """The top-level resources by name."""
         return {r["resource_name"]: r for r in self.resources(ident)}
-
-    def wait_output(
-        self, ident: str, key: str, wanted: Any, timeout: float = 60.0
-    ) -> Any:
-        """Poll output ``key`` until it equals ``wanted``."""
-        last: list[Any] = []
-
-        def reached() -> bool:
-            last[:] = [self.output(ident, key)]
-            return bool(last[0] == wanted)
-
-        try:
-            wait_for(reached, timeout=timeout, what=f"{key} == {wanted!r}")
-        except AssertionError as err:
-            raise AssertionError(f"{err}; last value {last!r}") from None
-        return last[0]
 
     def settle(self, seconds: float = 1.5) -> None:
         """Give a background signal the time it needs to act, when the
