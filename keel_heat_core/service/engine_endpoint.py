@@ -1,9 +1,9 @@
 """Topic ``engine``: Heat's engine API 1.36 (54 methods), argument names
 and return shapes as Heat's (engine spec §5.3).
 
-Calls that keel-heat implements delegate to :class:`StackAPI` and
-:class:`StackReads`; the others answer ``NotSupported`` with the method
-name, so a client sees a clear, Heat-shaped error rather than a timeout.
+Every call delegates to :class:`StackAPI`, :class:`StackReads` or one of
+the helpers built over them (signals, software, types, validation,
+snapshots, migration).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from keel_heat_core.service.signals import ResourceSignals
 from keel_heat_core.service.snapshots import StackSnapshots
 from keel_heat_core.service.software import SoftwareService
 from keel_heat_core.service.stack_api import StackAPI
+from keel_heat_core.service.stack_migration import StackMigration
 from keel_heat_core.service.stack_reads import (
     StackReads,
     find_physical_resource,
@@ -29,10 +30,6 @@ from keel_heat_core.service.validate_preview import ValidatePreview
 from keel_heat_core.template import versions
 
 REVISION = "keel-heat"
-
-
-def _later(method: str) -> exception.NotSupported:
-    return exception.NotSupported(feature=f"The engine call {method}")
 
 
 class EngineEndpoint:
@@ -51,6 +48,13 @@ class EngineEndpoint:
         self._types = ResourceTypes(api.conf)
         self._checks = ValidatePreview(api, self._types)
         self._snapshots = StackSnapshots(api)
+        self._migration = StackMigration(api)
+
+    def _caller(self, ctxt: Any) -> Any:
+        """The caller's context with its engine-side session (catalog,
+        clients): what validation and type discovery check services and
+        constraints with."""
+        return self._api.creds.request_context(ctxt)
 
     # -- stacks --------------------------------------------------------------
 
@@ -69,7 +73,9 @@ class EngineEndpoint:
         return self._reads.show_stack(ctxt, stack_identity, resolve_outputs)
 
     def preview_stack(self, ctxt: Any, stack_name: str, **kwargs: Any) -> Any:
-        return self._checks.preview_stack(ctxt, stack_name, **kwargs)
+        return self._checks.preview_stack(
+            self._caller(ctxt), stack_name, **kwargs
+        )
 
     def create_stack(
         self,
@@ -129,7 +135,7 @@ class EngineEndpoint:
         self, ctxt: Any, stack_identity: Any, **kwargs: Any
     ) -> Any:
         return self._checks.preview_update_stack(
-            ctxt, stack_identity, **kwargs
+            self._caller(ctxt), stack_identity, **kwargs
         )
 
     def validate_template(
@@ -144,7 +150,7 @@ class EngineEndpoint:
         ignorable_errors: Any = None,
     ) -> Any:
         return self._checks.validate_template(
-            ctxt,
+            self._caller(ctxt),
             template,
             params,
             files=files,
@@ -210,7 +216,7 @@ class EngineEndpoint:
         return found[0]
 
     def migrate_convergence_1(self, ctxt: Any, stack_id: str) -> None:
-        raise _later("migrate_convergence_1")
+        self._migration.migrate_convergence_1(ctxt, stack_id)
 
     # -- resource types and templates --------------------------------------
 
@@ -223,7 +229,11 @@ class EngineEndpoint:
         with_description: bool = False,
     ) -> Any:
         return self._types.list_resource_types(
-            ctxt, support_status, type_name, heat_version, with_description
+            self._caller(ctxt),
+            support_status,
+            type_name,
+            heat_version,
+            with_description,
         )
 
     def list_template_versions(self, ctxt: Any) -> Any:
@@ -242,12 +252,16 @@ class EngineEndpoint:
     def resource_schema(
         self, ctxt: Any, type_name: str, with_description: bool = False
     ) -> Any:
-        return self._types.resource_schema(ctxt, type_name, with_description)
+        return self._types.resource_schema(
+            self._caller(ctxt), type_name, with_description
+        )
 
     def generate_template(
         self, ctxt: Any, type_name: str, template_type: str = "cfn"
     ) -> Any:
-        return self._types.generate_template(ctxt, type_name, template_type)
+        return self._types.generate_template(
+            self._caller(ctxt), type_name, template_type
+        )
 
     # -- resources and events ----------------------------------------------
 
