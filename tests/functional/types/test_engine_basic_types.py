@@ -437,3 +437,44 @@ def test_template_resource_member_attribute(stacks: Stacks) -> None:
     )
     ident = stacks.create_complete(tmpl, files=FILES)
     assert stacks.output(ident, "inner") == "eve"
+
+
+def test_events_of_nested_stacks_with_nested_depth(stacks: Stacks) -> None:
+    ident = stacks.create_complete(
+        template({"tr": {"type": "child.yaml", "properties": {"name": "e"}}}),
+        files=FILES,
+    )
+
+    def listed(query: str) -> list[dict[str, Any]]:
+        status, body = stacks.cloud.request(
+            "GET", f"/stacks/{ident}/events?sort_dir=asc{query}"
+        )
+        assert status == 200, body
+        return list(body["events"])
+
+    own = listed("")
+    assert {e["resource_name"] for e in own} == {"tr", ident.split("/")[0]}
+    assert not any(
+        link["rel"] == "root_stack" for e in own for link in e["links"]
+    )
+    deep = listed("&nested_depth=1")
+    inner = [e for e in deep if e["resource_name"] == "inner"]
+    assert [e["resource_status"] for e in inner] == [
+        "CREATE_IN_PROGRESS",
+        "CREATE_COMPLETE",
+    ]
+    # each event links its own stack and, listed with nested_depth, the
+    # stack that was asked for
+    stack_link = next(
+        link["href"] for link in inner[0]["links"] if link["rel"] == "stack"
+    )
+    assert stacks.nested(ident, "tr").split("/")[-1] in stack_link
+    roots = {
+        link["href"]
+        for e in deep
+        for link in e["links"]
+        if link["rel"] == "root_stack"
+    }
+    assert len(roots) == 1 and ident.split("/")[-1] in roots.pop()
+    assert len(deep) == len(own) + len(inner) + 2  # + the child's own
+    stacks.delete_complete(ident)
