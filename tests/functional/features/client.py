@@ -42,6 +42,7 @@ class Stacks:
         ident: str,
         template: dict[str, Any],
         env: dict[str, Any] | None = None,
+        files: dict[str, str] | None = None,
     ) -> None:
         status, body = self.cloud.request(
             "PUT",
@@ -49,6 +50,7 @@ class Stacks:
             {
                 "template": template,
                 "environment": env or {},
+                "files": files or {},
                 "disable_rollback": True,
             },
         )
