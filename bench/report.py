@@ -44,6 +44,20 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def ratio(row: dict[str, Any], peer: dict[str, Any]) -> float:
+    """How many times better ``row`` is than ``peer`` (req/s or time)."""
+    if "req_per_s" in row:
+        return float(row["req_per_s"]) / max(peer["req_per_s"], 1e-9)
+    return float(peer["seconds"]) / max(row["seconds"], 1e-9)
+
+
+def _case(row: dict[str, Any]) -> str:
+    return (
+        f"| {row.get('case')} | {row.get('shape', '')} "
+        f"| {row.get('n', '')} | {row.get('concurrency', '')}"
+    )
+
+
 def compare(mine: list[dict[str, Any]], other: list[dict[str, Any]]) -> str:
     """Ratio other/mine for times (higher is better for mine)."""
     theirs = {key(r): r for r in other}
@@ -55,14 +69,9 @@ def compare(mine: list[dict[str, Any]], other: list[dict[str, Any]]) -> str:
         peer = theirs.get(key(row))
         if peer is None:
             continue
-        if "req_per_s" in row:
-            ratio = row["req_per_s"] / max(peer["req_per_s"], 1e-9)
-        else:
-            ratio = peer["seconds"] / max(row["seconds"], 1e-9)
         lines.append(
-            f"| {row.get('case')} | {row.get('shape', '')} "
-            f"| {row.get('n', '')} | {row.get('concurrency', '')} "
-            f"| {_fmt(row)} | {_fmt(peer)} | {ratio:.1f}x |"
+            f"{_case(row)} | {_fmt(row)} | {_fmt(peer)} "
+            f"| {ratio(row, peer):.1f}x |"
         )
     return "\n".join(lines)
 
@@ -154,15 +163,10 @@ def vs_heat(rows: list[dict[str, Any]], heat: str = "heat27") -> str:
             peer = theirs.get(k)
             if peer is None:
                 continue
-            if "req_per_s" in row:
-                ratio = row["req_per_s"] / max(peer["req_per_s"], 1e-9)
-            else:
-                ratio = peer["seconds"] / max(row["seconds"], 1e-9)
             lines.append(
-                f"| {row.get('case')} | {row.get('shape', '')} "
-                f"| {row.get('n', '')} | {row.get('concurrency', '')} "
-                f"| {_fmt(peer)} | {_load1(peer)} "
-                f"| {_fmt(row)} ({label}) | {_load1(row)} | {ratio:.1f}x |"
+                f"{_case(row)} | {_fmt(peer)} | {_load1(peer)} "
+                f"| {_fmt(row)} ({label}) | {_load1(row)} "
+                f"| {ratio(row, peer):.1f}x |"
             )
     return "\n".join(lines)
 
