@@ -163,6 +163,7 @@ def read_cases(
     concurrency: list[int],
     list_stacks: int = 48,
     events: bool = True,
+    requests_total: int = 400,
 ) -> Iterator[dict[str, Any]]:
     """Stack show with 100 outputs, events paging, API throughput
     (``events=False``, the ``throughput`` case: without events paging)."""
@@ -204,7 +205,9 @@ def read_cases(
             ("GET /stacks", "/stacks"),
             ("GET /stacks/{name}/{id}", f"/stacks/{name}/{sid}"),
         ):
-            res = throughput.run(client, path, conc, requests_total=400)
+            res = throughput.run(
+                client, path, conc, requests_total=requests_total
+            )
             yield {
                 "case": f"throughput {label}",
                 "concurrency": conc,
@@ -269,6 +272,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--type", default="OS::Heat::TestResource")
     p.add_argument("--cases", default="lifecycle,read,validate")
     p.add_argument("--concurrency", default="1,8,32")
+    p.add_argument(
+        "--requests",
+        type=int,
+        default=400,
+        help="GETs per throughput case (fewer for a slow endpoint)",
+    )
     p.add_argument(
         "--actions",
         default="create,update,delete",
@@ -356,7 +365,11 @@ def main(argv: list[str] | None = None) -> int:
         if "read" in cases or "throughput" in cases:
             conc = [int(c) for c in args.concurrency.split(",")]
             for row in read_cases(
-                client, args.timeout, conc, events="read" in cases
+                client,
+                args.timeout,
+                conc,
+                events="read" in cases,
+                requests_total=args.requests,
             ):
                 emit(row)
         if "validate" in cases:

@@ -10,7 +10,13 @@ Two kinds of deployment:
     ``keel-heat-engine`` with 1 or 2 engine workers on a database of its
     own on MariaDB (PyMySQL) and an exchange of its own on RabbitMQ, and
     the native API under gunicorn (2 gthread workers, noauth on
-    loopback).
+    loopback; with ``--keystone``, behind the real Keystone fixture and
+    with the conformance settings, as ``heat27`` runs).
+``heat27``
+    the real Heat 27.0.1 from its own virtualenv (:mod:`bench.heat27`):
+    ``heat-engine`` with 2 engine workers, MariaDB, a RabbitMQ virtual
+    host, Heat's API application under the same gunicorn settings, and
+    the real Keystone fixture.
 
 Both raise ``max_template_size`` and ``max_json_body_size`` above the
 5 MB validate case. One command runs a configuration and the driver::
@@ -37,11 +43,15 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import requests
 
-from bench import driver
+from bench import driver, heat27
 from bench.client import Endpoint, OrchestrationClient
+
+if TYPE_CHECKING:
+    from keel_heat_core.testing.keystone import KeystoneServer
 
 MYSQL = "mysql+pymysql://root@127.0.0.1:3306/{db}?charset=utf8mb4"
 RABBIT = "rabbit://guest:guest@127.0.0.1:5672/{vhost}"
@@ -49,7 +59,7 @@ PROJECT = "embedded"
 #: Above the 5 MB validate case, with room for JSON escaping.
 BIG = 16 * 1024 * 1024
 DB_PREFIX = "keel_bench_"
-KINDS = ("embedded", "rabbit1", "rabbit2")
+KINDS = ("embedded", "rabbit1", "rabbit2", "heat27")
 #: ``--tuned``: a pool as large as the engine's thread pool, so that a
 #: busy worker stops opening (and closing) overflow connections.
 TUNED_DB = {"max_pool_size": "64", "max_overflow": "16"}
@@ -103,19 +113,31 @@ class Deployment:
 
     :param kind: one of :data:`KINDS`
     :param workdir: where configuration, state and logs go
+    :param keystone: a running Keystone to authenticate against (the
+        ``demo`` user's project is the endpoint's); ``None`` for noauth
     """
 
     def __init__(
-        self, kind: str, workdir: pathlib.Path, tuned: bool = False
+        self,
+        kind: str,
+        workdir: pathlib.Path,
+        tuned: bool = False,
+        keystone: KeystoneServer | None = None,
     ) -> None:
         if kind not in KINDS:
             raise ValueError(f"unknown deployment {kind!r}")
+        if kind in ("embedded", "heat27") and (keystone is None) == (
+            kind == "heat27"
+        ):
+            raise ValueError(f"{kind}: Keystone is required for heat27 only")
         self.kind = kind
         self.tuned = tuned
         self.workdir = workdir
+        self.keystone = keystone
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.endpoint = f"{self.url}/v1/{PROJECT}"
+        project = keystone.demo.project_id if keystone else PROJECT
+        self.endpoint = f"{self.url}/v1/{project}"
         self.name = f"{DB_PREFIX}{uuid.uuid4().hex[:10]}"
         self.conf = workdir / "keel-heat.conf"
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
@@ -130,7 +152,7 @@ class Deployment:
                 "all", [_bin("keel-heat-all"), "--config-file", str(self.conf)]
             )
         else:
-            workers = self.kind.removeprefix("rabbit")
+            workers = "2" if self.kind == "heat27" else self.kind[-1]
             self._create_database()
             self._create_vhost()
             sections["DEFAULT"].update(
@@ -142,44 +164,121 @@ class Deployment:
             if self.tuned:
                 sections["database"].update(TUNED_DB)
                 sections["database"]["connection"] += "&ssl_disabled=true"
-            write_conf(self.conf, sections)
-            subprocess.run(
-                [
-                    _bin("keel-heat-manage"),
-                    "--config-file",
-                    str(self.conf),
-                    "db",
-                    "sync",
-                ],
-                check=True,
-                capture_output=True,
-            )
-            self._spawn(
-                "engine",
-                [_bin("keel-heat-engine"), "--config-file", str(self.conf)],
-            )
-            self._spawn(
-                "api",
-                [
-                    _bin("gunicorn"),
-                    "--workers",
-                    "2",
-                    "--worker-class",
-                    "gthread",
-                    "--threads",
-                    "8",
-                    "--bind",
-                    f"127.0.0.1:{self.port}",
-                    "--timeout",
-                    "300",
-                    "--keep-alive",
-                    "75",
-                    "--no-control-socket",
-                    "keel_heat_api.wsgi:application",
-                ],
-                env={"KEEL_HEAT_CONFIG_FILES": str(self.conf)},
-            )
+            if self.keystone is not None:
+                sections = self._keystone_sections(sections)
+            if self.kind == "heat27":
+                self._start_heat(sections)
+            else:
+                self._start_keel(sections)
         self.wait_healthy()
+
+    def _keystone_sections(
+        self, sections: dict[str, dict[str, str]]
+    ) -> dict[str, dict[str, Any]]:
+        """The conformance settings with Keystone, ours laid over them."""
+        assert self.keystone is not None
+        del sections["api"]  # noauth
+        return heat27.heat_options(
+            self.keystone.heat_config(),
+            database=sections["database"]["connection"],
+            transport=sections["DEFAULT"]["transport_url"],
+            workdir=self.workdir,
+            extra=sections,
+        )
+
+    def _start_keel(self, sections: dict[str, dict[str, Any]]) -> None:
+        write_conf(self.conf, sections)
+        subprocess.run(
+            [
+                _bin("keel-heat-manage"),
+                "--config-file",
+                str(self.conf),
+                "db",
+                "sync",
+            ],
+            check=True,
+            capture_output=True,
+        )
+        self._spawn(
+            "engine",
+            [_bin("keel-heat-engine"), "--config-file", str(self.conf)],
+        )
+        self._spawn(
+            "api",
+            [_bin("gunicorn"), *self._gunicorn_args()]
+            + ["keel_heat_api.wsgi:application"],
+            env={"KEEL_HEAT_CONFIG_FILES": str(self.conf)},
+        )
+
+    def _start_heat(self, sections: dict[str, dict[str, Any]]) -> None:
+        venv = heat27.ensure_venv()
+        sections["DEFAULT"]["log_file"] = str(self.workdir / "heat.log")
+        sections["paste_deploy"] = {
+            "api_paste_config": str(heat27.paste_config(venv))
+        }
+        self.conf = self.workdir / "heat.conf"
+        write_conf(self.conf, sections)
+        bindir = venv / "bin"
+        conf = ["--config-file", str(self.conf)]
+        subprocess.run(
+            [str(bindir / "heat-manage"), *conf, "db_sync"],
+            check=True,
+            capture_output=True,
+        )
+        self._spawn("engine", [str(bindir / "heat-engine"), *conf])
+        app = heat27.write_entry(self.workdir, self.conf)
+        self._spawn(
+            "api",
+            [str(bindir / "gunicorn"), *self._gunicorn_args(), app],
+        )
+
+    def _gunicorn_args(self) -> list[str]:
+        """The same API server settings for keel-heat and Heat."""
+        return [
+            "--workers",
+            "2",
+            "--worker-class",
+            "gthread",
+            "--threads",
+            "8",
+            "--bind",
+            f"127.0.0.1:{self.port}",
+            "--timeout",
+            "300",
+            "--keep-alive",
+            "75",
+            "--no-control-socket",
+        ]
+
+    def client_endpoint(self) -> Endpoint:
+        """The endpoint with a token of the ``demo`` user when Keystone."""
+        if self.keystone is None:
+            return Endpoint(self.endpoint)
+        demo = self.keystone.demo
+        return Endpoint.from_keystone(
+            self.keystone.v3_url,
+            demo.username,
+            demo.password,
+            demo.project_name or "demo",
+            url=self.endpoint,
+        )
+
+    def driver_args(self) -> list[str]:
+        """How the driver reaches this deployment and logs in."""
+        args = ["--endpoint", self.endpoint]
+        if self.keystone is not None:
+            demo = self.keystone.demo
+            args += [
+                "--os-auth-url",
+                self.keystone.v3_url,
+                "--os-username",
+                demo.username,
+                "--os-password",
+                demo.password,
+                "--os-project-name",
+                demo.project_name or "demo",
+            ]
+        return args
 
     def _spawn(
         self, name: str, argv: list[str], env: dict[str, str] | None = None
@@ -207,23 +306,26 @@ class Deployment:
         finally:
             conn.close()
 
-    def wait_healthy(self, timeout: float = 120.0) -> None:
+    def wait_healthy(self, timeout: float = 300.0) -> None:
         """Wait for /healthcheck, then for one stack to complete.
 
         The stack proves an engine answers and warms both sides up.
         """
         deadline = time.monotonic() + timeout
+        # Heat's paste pipeline has no /healthcheck; its version list
+        # at the root needs no token.
+        probe = "/" if self.kind == "heat27" else "/healthcheck"
         while True:
             self._check_alive()
             try:
-                if requests.get(self.url + "/healthcheck", timeout=10).ok:
+                if requests.get(self.url + probe, timeout=10).ok:
                     break
             except requests.RequestException:
                 pass
             if time.monotonic() > deadline:
                 raise RuntimeError(f"{self.kind}: no /healthcheck")
             time.sleep(0.3)
-        client = OrchestrationClient(Endpoint(self.endpoint))
+        client = OrchestrationClient(self.client_endpoint())
         tmpl = {
             "heat_template_version": "2021-04-16",
             "resources": {"r": {"type": "OS::Heat::None"}},
@@ -300,18 +402,31 @@ class Deployment:
 
 @contextlib.contextmanager
 def deployed(
-    kind: str, keep: bool = False, tuned: bool = False
+    kind: str, keep: bool = False, tuned: bool = False, keystone: bool = False
 ) -> Iterator[Deployment]:
-    """Start a deployment in a temporary directory; stop it at the end."""
+    """Start a deployment in a temporary directory; stop it at the end.
+
+    :param keystone: start a real Keystone for it (always for ``heat27``)
+    """
     workdir = pathlib.Path(tempfile.mkdtemp(prefix=f"keel-bench-{kind}-"))
-    dep = Deployment(kind, workdir, tuned=tuned)
-    try:
+    with contextlib.ExitStack() as stack:
+        if not keep:
+            stack.callback(shutil.rmtree, workdir, ignore_errors=True)
+        server = None
+        if keystone or kind == "heat27":
+            from keel_heat_core.testing.keystone import start_keystone
+
+            ksdir = workdir / "keystone"
+            ksdir.mkdir()
+            server, process = start_keystone(ksdir)
+            stack.callback(process.stop)
+        dep = Deployment(kind, workdir, tuned=tuned, keystone=server)
+        if server is not None:
+            # No CFN API runs; the catalog needs an address all the same.
+            server.register_heat_endpoints(dep.url, "http://127.0.0.1:9")
+        stack.callback(dep.stop)
         dep.start()
         yield dep
-    finally:
-        dep.stop()
-        if not keep:
-            shutil.rmtree(workdir, ignore_errors=True)
 
 
 def mariadb_counters() -> dict[str, int]:
@@ -373,17 +488,29 @@ def main(argv: list[str] | None = None) -> int:
         help="MariaDB runs: a pool of 64 connections and no TLS attempt "
         "by PyMySQL (see RESULTS.md)",
     )
+    p.add_argument(
+        "--keystone",
+        action="store_true",
+        help="rabbit1/rabbit2 behind the real Keystone fixture, with the "
+        "conformance settings heat27 runs with (heat27 always is)",
+    )
     args = p.parse_args(own)
+    if args.keystone and args.kind == "embedded":
+        p.error("--keystone needs rabbit1, rabbit2 or heat27")
     label = args.kind + ("-tuned" if args.tuned else "")
+    if args.keystone and args.kind != "heat27":
+        label += "-keystone"
     before = mariadb_counters() if args.kind != "embedded" else {}
-    with deployed(args.kind, keep=args.keep, tuned=args.tuned) as dep:
+    with deployed(
+        args.kind, keep=args.keep, tuned=args.tuned, keystone=args.keystone
+    ) as dep:
         print(
             f"# {args.kind} at {dep.endpoint}, work dir {dep.workdir}, "
             f"pids {dep.pids()}, load {load_average()}",
             flush=True,
         )
         pids = [pid for group in dep.pids().values() for pid in group]
-        extra = ["--endpoint", dep.endpoint, "--label", label]
+        extra = [*dep.driver_args(), "--label", label]
         extra += ["--pids", ",".join(map(str, pids))]
         engine = dep.pids().get("engine", [])
         if engine:

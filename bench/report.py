@@ -44,6 +44,20 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def ratio(row: dict[str, Any], peer: dict[str, Any]) -> float:
+    """How many times better ``row`` is than ``peer`` (req/s or time)."""
+    if "req_per_s" in row:
+        return float(row["req_per_s"]) / max(peer["req_per_s"], 1e-9)
+    return float(peer["seconds"]) / max(row["seconds"], 1e-9)
+
+
+def _case(row: dict[str, Any]) -> str:
+    return (
+        f"| {row.get('case')} | {row.get('shape', '')} "
+        f"| {row.get('n', '')} | {row.get('concurrency', '')}"
+    )
+
+
 def compare(mine: list[dict[str, Any]], other: list[dict[str, Any]]) -> str:
     """Ratio other/mine for times (higher is better for mine)."""
     theirs = {key(r): r for r in other}
@@ -55,14 +69,9 @@ def compare(mine: list[dict[str, Any]], other: list[dict[str, Any]]) -> str:
         peer = theirs.get(key(row))
         if peer is None:
             continue
-        if "req_per_s" in row:
-            ratio = row["req_per_s"] / max(peer["req_per_s"], 1e-9)
-        else:
-            ratio = peer["seconds"] / max(row["seconds"], 1e-9)
         lines.append(
-            f"| {row.get('case')} | {row.get('shape', '')} "
-            f"| {row.get('n', '')} | {row.get('concurrency', '')} "
-            f"| {_fmt(row)} | {_fmt(peer)} | {ratio:.1f}x |"
+            f"{_case(row)} | {_fmt(row)} | {_fmt(peer)} "
+            f"| {ratio(row, peer):.1f}x |"
         )
     return "\n".join(lines)
 
@@ -132,12 +141,51 @@ def lifecycle_matrix(runs: dict[str, list[dict[str, Any]]]) -> str:
 _ORDER = {"create": 0, "update": 1, "delete": 2}
 
 
+def vs_heat(rows: list[dict[str, Any]], heat: str = "heat27") -> str:
+    """Rows labelled ``heat`` against every other label's, case by case.
+
+    The ratio reads "times better than Heat": Heat's seconds over
+    keel-heat's, or keel-heat's requests per second over Heat's. The
+    last row of a case wins when it was measured more than once. Each
+    figure carries the 1-minute load average it was measured at.
+    """
+    by_label: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {}
+    for row in rows:
+        by_label.setdefault(row.get("label", "?"), {})[key(row)] = row
+    theirs = by_label.pop(heat, {})
+    lines = [
+        "| case | shape | n | conc. | Heat 27.0.1 | load | "
+        "keel-heat | load | ratio |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for label, mine in by_label.items():
+        for k, row in mine.items():
+            peer = theirs.get(k)
+            if peer is None:
+                continue
+            lines.append(
+                f"{_case(row)} | {_fmt(peer)} | {_load1(peer)} "
+                f"| {_fmt(row)} ({label}) | {_load1(row)} "
+                f"| {ratio(row, peer):.1f}x |"
+            )
+    return "\n".join(lines)
+
+
+def _load1(row: dict[str, Any]) -> str:
+    return str(row.get("load", "")).split(" ")[0]
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m bench.report A.jsonl B.jsonl ...``: the lifecycle
-    matrix of several runs (the label of a file is its first row's)."""
+    matrix of several runs (the label of a file is its first row's);
+    ``--vs-heat FILE``: the ``heat27`` rows of FILE against the others.
+    """
     import sys
 
     paths = sys.argv[1:] if argv is None else argv
+    if paths[:1] == ["--vs-heat"]:
+        print(vs_heat([r for path in paths[1:] for r in load(path)]))
+        return 0
     runs: dict[str, list[dict[str, Any]]] = {}
     for path in paths:
         rows = load(path)
