@@ -15,8 +15,6 @@ from tests.functional.identity.harness import KeystoneCloud
 def cloud(
     keystone: KeystoneServer, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[KeystoneCloud]:
-    running = KeystoneCloud(keystone, tmp_path_factory.mktemp("kscloud"))
-    try:
+    tmp = tmp_path_factory.mktemp("kscloud")
+    with KeystoneCloud(keystone, tmp) as running:
         yield running
-    finally:
-        running.close()
