@@ -107,7 +107,8 @@ class InProcessCloud:
     :param transport_url: the RPC transport.
     :param prefix: the start of the database and exchange names.
     :param engines: how many engine services to run.
-    :param resume_interval: seconds between the engines' resume passes.
+    :param resume_interval: seconds between the engines' resume passes
+        (``None``: the configured one).
     :param apis: noauth native API applications by name (the first is
         the default of the request helpers).
     :param keystone: the Keystone fixture: one native API application
@@ -137,7 +138,7 @@ class InProcessCloud:
         transport_url: str = "fake://",
         prefix: str = "keel_cloud_",
         engines: int = 1,
-        resume_interval: float = 1.0,
+        resume_interval: float | None = 1.0,
         apis: Mapping[str, NoauthAPI] | None = None,
         keystone: KeystoneServer | None = None,
         cfn_api: bool = False,
@@ -174,7 +175,11 @@ class InProcessCloud:
             options={**(auth if serves else {}), **(options or {})},
         )
         plugins.load_plugins(self.conf)
-        self.db = Database(database_url, encryption_key=KEY)
+        self.db = Database(
+            database_url,
+            encryption_key=KEY,
+            sqlite_synchronous=self.conf.database.sqlite_synchronous,
+        )
         try:
             self._start(engines, resume_interval, cfn_api)
         except BaseException:
@@ -199,7 +204,9 @@ class InProcessCloud:
         path.write_text("\n".join(lines) + "\n")
         return [str(path)]
 
-    def _start(self, engines: int, resume_interval: float, cfn: bool) -> None:
+    def _start(
+        self, engines: int, resume_interval: float | None, cfn: bool
+    ) -> None:
         runner.upgrade(self.db.engine)
         serialize_sqlite_writers(self.db)
         self.transport = shared.get_transport(self.conf)
