@@ -128,6 +128,10 @@ class InProcessCloud:
         the authenticated one).
     :ivar cfn_server: the CFN API server, if any.
     :ivar names: stack id to name of the stacks :meth:`create` made.
+
+    The helpers call each other as ``InProcessCloud.<helper>(self, …)``,
+    so that a test package's subclass may give the public ones the
+    signatures its tests use (a user first, a role set, …).
     """
 
     def __init__(
@@ -317,9 +321,6 @@ class InProcessCloud:
         :param project: the project; that of the noauth API by default
             (needed with Keystone).
         """
-        return self._url(api, project)
-
-    def _url(self, api: str | None, project: str | None) -> str:
         name = api or next(iter(self.servers))
         if project is None:
             project = self.apis[name].project_id
@@ -355,28 +356,14 @@ class InProcessCloud:
         :returns: the status and the decoded answer, see
             :func:`json_request`.
         """
-        return self._request(method, path, body, api, user, token, headers)
-
-    def _request(
-        self,
-        method: str,
-        path: str,
-        body: Any = None,
-        api: str | None = None,
-        user: Credentials | None = None,
-        token: str | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> tuple[int, Any]:
-        # the request helpers below call this, not request(), which a
-        # test package may give another signature
         sent = dict(headers or {})
         if self.keystone is not None:
             assert user is not None, "with Keystone a request needs a user"
-            url = self._url(api, user.project_id)
+            url = InProcessCloud.url(self, api, user.project_id)
             sent.setdefault("X-Auth-Token", token or self.token(user))
         else:
             name = api or next(iter(self.apis))
-            url = self._url(name, None)
+            url = InProcessCloud.url(self, name, None)
             given = token or self.apis[name].token
             if given is not None:
                 sent.setdefault("X-Auth-Token", given)
@@ -395,12 +382,13 @@ class InProcessCloud:
 
         :param fields: more of the body (``parameters``, ``files``, …).
         """
-        status, body = self._request(
+        status, body = InProcessCloud.request(
+            self,
             "POST",
             "/stacks",
             {"stack_name": name, "template": template, **fields},
-            api,
-            user,
+            api=api,
+            user=user,
         )
         assert status == 201, body
         stack_id = str(body["stack"]["id"])
@@ -422,12 +410,9 @@ class InProcessCloud:
         user: Credentials | None = None,
     ) -> dict[str, Any]:
         """The stack as ``GET /stacks/…`` shows it (asserts 200)."""
-        return self._stack(stack, api, user)
-
-    def _stack(
-        self, stack: str, api: str | None, user: Credentials | None
-    ) -> dict[str, Any]:
-        status, body = self._request("GET", self.path(stack), None, api, user)
+        status, body = InProcessCloud.request(
+            self, "GET", self.path(stack), api=api, user=user
+        )
         assert status == 200, body
         return dict(body["stack"])
 
@@ -449,7 +434,7 @@ class InProcessCloud:
         wanted = (states,) if isinstance(states, str) else tuple(states)
 
         def reached() -> dict[str, Any] | None:
-            shown = self._stack(stack, api, user)
+            shown = InProcessCloud.stack(self, stack, api=api, user=user)
             return shown if state_reached(shown, wanted, strict) else None
 
         found = wait_for(reached, timeout, f"{stack} in {wanted}", 0.3)
@@ -467,8 +452,8 @@ class InProcessCloud:
         """Poll until the stack is gone (404) or ``DELETE_COMPLETE``."""
 
         def gone() -> bool:
-            status, body = self._request(
-                "GET", self.path(stack), None, api, user
+            status, body = InProcessCloud.request(
+                self, "GET", self.path(stack), api=api, user=user
             )
             if status == 404:
                 return True
@@ -489,5 +474,8 @@ class InProcessCloud:
         """Run the ``openstack`` CLI against a noauth API, see
         :func:`run_openstack`."""
         return run_openstack(
-            self._url(api, None), *args, check=check, timeout=timeout
+            InProcessCloud.url(self, api, None),
+            *args,
+            check=check,
+            timeout=timeout,
         )

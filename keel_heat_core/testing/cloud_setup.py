@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+import sqlalchemy as sa
 from oslo_config import cfg
 
 from keel_heat_core import conf as keel_conf
@@ -53,44 +54,73 @@ def serialize_sqlite_writers(db: Database) -> None:
 
 @contextlib.contextmanager
 def scratch_database(
-    backend: str, workdir: pathlib.Path, prefix: str = "keel_cloud_"
+    backend: str,
+    workdir: pathlib.Path | None = None,
+    prefix: str = "keel_cloud_",
+    admin_url: str | None = None,
 ) -> Iterator[str]:
     """Create an empty database ``<prefix><random>``; yield its URL.
 
-    :param backend: ``sqlite`` (a file in ``workdir``), ``mariadb``
-        (root on 127.0.0.1:3306) or ``postgresql`` (postgres on
-        127.0.0.1:5432).
+    :param backend: ``sqlite`` (a file in ``workdir``), ``mariadb`` or
+        ``postgresql``.
     :param workdir: the folder of a SQLite database.
     :param prefix: the start of the database's name.
-    :raises ValueError: for another backend.
+    :param admin_url: a superuser URL of the server; by default the
+        shared one of ``backend`` (:data:`ADMIN_URLS`).
+    :raises ValueError: for another backend, or SQLite without
+        ``workdir``.
 
-    A server database is dropped afterwards.
+    A server database is dropped afterwards, its connections closed
+    first (the server may have been restarted meanwhile: no pool).
     """
-    import sqlalchemy as sa
-
     name = f"{prefix}{uuid.uuid4().hex[:12]}"
     if backend == "sqlite":
+        if workdir is None:
+            raise ValueError("a SQLite scratch database needs a workdir")
         yield f"sqlite:///{workdir / name}.sqlite"
         return
+    if backend not in ADMIN_URLS:
+        raise ValueError(backend)
+    admin_url = admin_url or ADMIN_URLS[backend]
+    server = sa.engine.make_url(admin_url)
     if backend == "mariadb":
-        url = f"mysql+pymysql://root@127.0.0.1:3306/{name}?charset=utf8mb4"
+        url = server.set(database=name, query={"charset": "utf8mb4"})
         create = f"CREATE DATABASE {name} CHARACTER SET utf8mb4"
         drop = f"DROP DATABASE IF EXISTS {name}"
-    elif backend == "postgresql":
-        url = f"postgresql+psycopg2://postgres@127.0.0.1:5432/{name}"
+    else:
+        url = server.set(database=name)
         create = f"CREATE DATABASE {name}"
         drop = f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"
-    else:
-        raise ValueError(backend)
-    admin = sa.create_engine(ADMIN_URLS[backend], isolation_level="AUTOCOMMIT")
+    admin = sa.create_engine(
+        admin_url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool
+    )
     with admin.connect() as conn:
         conn.execute(sa.text(create))
     try:
-        yield url
+        yield url.render_as_string(hide_password=False)
     finally:
         with admin.connect() as conn:
+            if backend == "mariadb":
+                kill_mariadb_connections(conn, name)
             conn.execute(sa.text(drop))
         admin.dispose()
+
+
+def kill_mariadb_connections(conn: sa.Connection, name: str) -> int:
+    """``KILL`` every MariaDB connection to database ``name``.
+
+    :returns: how many were killed.
+    """
+    ids = conn.execute(
+        sa.text("SELECT id FROM information_schema.processlist WHERE db = :n"),
+        {"n": name},
+    ).scalars()
+    count = 0
+    for ident in list(ids):
+        with contextlib.suppress(sa.exc.DBAPIError):
+            conn.execute(sa.text(f"KILL {int(ident)}"))
+            count += 1
+    return count
 
 
 def make_conf(
