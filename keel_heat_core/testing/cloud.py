@@ -416,6 +416,19 @@ class InProcessCloud:
         assert status == 200, body
         return dict(body["stack"])
 
+    def outputs(
+        self,
+        stack: str,
+        *,
+        api: str | None = None,
+        user: Credentials | None = None,
+    ) -> dict[str, Any]:
+        """The stack's output values by key."""
+        shown = InProcessCloud.stack(self, stack, api=api, user=user)
+        return {
+            o["output_key"]: o.get("output_value") for o in shown["outputs"]
+        }
+
     def wait_state(
         self,
         stack: str,

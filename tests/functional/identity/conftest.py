@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from openstack import connection
 
 from keel_heat_core.testing.keystone import KeystoneServer
 from tests.functional.engine import conftest as _engine_conftest  # noqa: F401
@@ -18,3 +19,13 @@ def cloud(
     tmp = tmp_path_factory.mktemp("kscloud")
     with KeystoneCloud(keystone, tmp) as running:
         yield running
+
+
+@pytest.fixture
+def conn(keystone: KeystoneServer) -> Iterator[connection.Connection]:
+    """openstacksdk as the Keystone admin, to check what the engine did."""
+    found = connection.Connection(
+        session=keystone.admin_session(), region_name="RegionOne"
+    )
+    yield found
+    found.close()

@@ -67,6 +67,10 @@ class KeystoneCloud(kit.InProcessCloud):
     def stack(self, user: Credentials, stack_id: str) -> dict[str, Any]:
         return super().stack(stack_id, user=user)
 
+    def outputs(self, user: Credentials, stack_id: str) -> dict[str, Any]:
+        """The stack's output values by key, as ``user`` sees them."""
+        return super().outputs(stack_id, user=user)
+
     def wait_state(
         self,
         user: Credentials,

@@ -9,7 +9,6 @@ checks Keystone after each step.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,15 +31,6 @@ TYPES = (
     "UserRoleAssignment",
     "GroupRoleAssignment",
 )
-
-
-@pytest.fixture
-def conn(keystone: KeystoneServer) -> Iterator[connection.Connection]:
-    found = connection.Connection(
-        session=keystone.admin_session(), region_name="RegionOne"
-    )
-    yield found
-    found.close()
 
 
 def _template(
@@ -112,8 +102,7 @@ def _template(
 
 
 def _ids(cloud: KeystoneCloud, user: Any, stack_id: str) -> dict[str, str]:
-    stack = cloud.stack(user, stack_id)
-    return {o["output_key"]: o["output_value"] for o in stack["outputs"]}
+    return cloud.outputs(user, stack_id)
 
 
 def _created(

@@ -65,10 +65,3 @@ class SnapshotCloud(harness.Cloud):
     def wait_state(self, name: str, state: str) -> dict[str, Any]:
         """Wait until the stack shows ``state``; returns the stack."""
         return super().wait_state(name, state, timeout=60)
-
-    def outputs(self, name: str) -> dict[str, Any]:
-        """Output values of a stack by key."""
-        return {
-            o["output_key"]: o.get("output_value")
-            for o in self.stack(name)["outputs"]
-        }
