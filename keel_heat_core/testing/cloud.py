@@ -122,6 +122,7 @@ class InProcessCloud:
 
     :ivar conf: the configuration of every service.
     :ivar db: the database.
+    :ivar transport: the RPC transport every service shares.
     :ivar engines: the engine services, started.
     :ivar backends: each engine's database backend.
     :ivar servers: the native API servers by name (``keystone`` for
