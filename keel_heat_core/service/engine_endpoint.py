@@ -52,6 +52,12 @@ class EngineEndpoint:
         self._checks = ValidatePreview(api, self._types)
         self._snapshots = StackSnapshots(api)
 
+    def _caller(self, ctxt: Any) -> Any:
+        """The caller's context with its engine-side session (catalog,
+        clients): what validation and type discovery check services and
+        constraints with."""
+        return self._api.creds.request_context(ctxt)
+
     # -- stacks --------------------------------------------------------------
 
     def identify_stack(self, ctxt: Any, stack_name: str) -> Any:
@@ -69,7 +75,9 @@ class EngineEndpoint:
         return self._reads.show_stack(ctxt, stack_identity, resolve_outputs)
 
     def preview_stack(self, ctxt: Any, stack_name: str, **kwargs: Any) -> Any:
-        return self._checks.preview_stack(ctxt, stack_name, **kwargs)
+        return self._checks.preview_stack(
+            self._caller(ctxt), stack_name, **kwargs
+        )
 
     def create_stack(
         self,
@@ -129,7 +137,7 @@ class EngineEndpoint:
         self, ctxt: Any, stack_identity: Any, **kwargs: Any
     ) -> Any:
         return self._checks.preview_update_stack(
-            ctxt, stack_identity, **kwargs
+            self._caller(ctxt), stack_identity, **kwargs
         )
 
     def validate_template(
@@ -144,7 +152,7 @@ class EngineEndpoint:
         ignorable_errors: Any = None,
     ) -> Any:
         return self._checks.validate_template(
-            ctxt,
+            self._caller(ctxt),
             template,
             params,
             files=files,
@@ -223,7 +231,11 @@ class EngineEndpoint:
         with_description: bool = False,
     ) -> Any:
         return self._types.list_resource_types(
-            ctxt, support_status, type_name, heat_version, with_description
+            self._caller(ctxt),
+            support_status,
+            type_name,
+            heat_version,
+            with_description,
         )
 
     def list_template_versions(self, ctxt: Any) -> Any:
@@ -242,12 +254,16 @@ class EngineEndpoint:
     def resource_schema(
         self, ctxt: Any, type_name: str, with_description: bool = False
     ) -> Any:
-        return self._types.resource_schema(ctxt, type_name, with_description)
+        return self._types.resource_schema(
+            self._caller(ctxt), type_name, with_description
+        )
 
     def generate_template(
         self, ctxt: Any, type_name: str, template_type: str = "cfn"
     ) -> Any:
-        return self._types.generate_template(ctxt, type_name, template_type)
+        return self._types.generate_template(
+            self._caller(ctxt), type_name, template_type
+        )
 
     # -- resources and events ----------------------------------------------
 

@@ -167,10 +167,16 @@ class EngineContext(RequestContext):
         self._roles = list(value or [])
 
     def has_service(self, service_type: str) -> bool:
-        """Whether the session's catalog has ``service_type``."""
+        """Whether the session's catalog has ``service_type``.
+
+        Without a session (no Keystone configured, or no token to act
+        with) there is no catalog, so no service: the types of the
+        cloud's services are left out and refused with
+        ``ResourceTypeUnavailable``, as in a Heat whose catalog lacks them.
+        """
         sess = self.keystone_session
         if sess is None or sess.auth is None:
-            return True
+            return False
         access = sess.auth.get_access(sess)  # type: ignore[attr-defined]
         catalog = access.service_catalog
         return bool(catalog and catalog.get_endpoints(service_type))

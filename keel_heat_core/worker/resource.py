@@ -292,7 +292,19 @@ class ConvergenceResource:
         # plugin_api Resources get the definition they were built with
         after = getattr(self.plugin, "t", self.definition)
         args: tuple[Any, ...] = (after, {}, prop_diff)
-        self._run(r.UPDATE, args, deadline, cancel, done, interval)
+        # Heat's contract: until the update is done, the plugin's
+        # properties are the ones the resource has now; the new values
+        # are in prop_diff and the definition (handle_update may switch
+        # to them, as Heat's own types do).
+        after_props = getattr(self.plugin, "properties", None)
+        before = self._before_properties(old_properties)
+        if before is not None:
+            self.plugin.properties = before
+        try:
+            self._run(r.UPDATE, args, deadline, cancel, done, interval)
+        finally:
+            if before is not None:
+                self.plugin.properties = after_props
         return True
 
     def keep(self, template_id: int, requires: list[int]) -> None:
@@ -356,12 +368,7 @@ class ConvergenceResource:
         """
         decide = getattr(self.plugin, "update_template_diff_properties", None)
         if decide is not None:
-            before = props_mod.Properties(
-                self.plugin.properties_schema,
-                dict(old_properties or {}),
-                context=getattr(self.plugin, "context", None),
-                section="Properties",
-            )
+            before = self._before_properties(old_properties)
             try:
                 return dict(decide(self.plugin.properties, before))
             except Exception as exc:
@@ -380,6 +387,25 @@ class ConvergenceResource:
         if not set(diff) <= allowed:
             raise UpdateReplace(self.name)
         return diff
+
+    def _before_properties(
+        self, old_properties: Mapping[str, Any] | None
+    ) -> props_mod.Properties | None:
+        """The stored (resolved) property values as the plugin's
+        Properties, translated as its own are; None for a plugin that is
+        not a plugin_api Resource."""
+        if not hasattr(self.plugin, "update_template_diff_properties"):
+            return None
+        before = props_mod.Properties(
+            self.plugin.properties_schema,
+            dict(old_properties or {}),
+            context=getattr(self.plugin, "context", None),
+            section="Properties",
+        )
+        translate = getattr(self.plugin, "translate_properties", None)
+        if translate is not None:
+            translate(before, ignore_resolve_error=True)
+        return before
 
     def attributes_for(self, names: set[Any]) -> dict[Any, Any]:
         """Values of the attributes successors reference (None on error)."""

@@ -20,6 +20,10 @@ import tomllib
 
 import pytest
 
+from conformance import heat_conf
+from tests.functional import embedded_stubs
+from tests.functional.test_embedded_osc import BIN
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CACHE = (
     pathlib.Path(
@@ -87,33 +91,33 @@ def locked(path: pathlib.Path):
         yield
 
 
-def dependencies_venv(core_wheel: pathlib.Path) -> pathlib.Path:
-    """Return a cached venv holding keel-heat-core's dependencies only."""
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    wanted = "\n".join(sorted(project["dependencies"]))
+def dependencies_venv(
+    *dist_wheels: pathlib.Path, projects: tuple[pathlib.Path, ...] = (ROOT,)
+) -> pathlib.Path:
+    """Return a cached venv holding the third-party dependencies of the
+    given keel-heat wheels (none of the keel-heat distributions)."""
+    wanted = "\n".join(
+        sorted(
+            dep
+            for where in projects
+            for dep in tomllib.loads((where / "pyproject.toml").read_text())[
+                "project"
+            ]["dependencies"]
+            if not dep.startswith("keel-heat-")
+        )
+    )
     key = hashlib.sha256(wanted.encode()).hexdigest()
     venv = CACHE / f"deps-{key[:16]}"
     with locked(CACHE / "deps.lock"):
         if not (venv / "ready").exists():
             shutil.rmtree(venv, ignore_errors=True)
             check(sys.executable, "-m", "venv", venv)
-            check(
-                venv / "bin" / "python",
-                "-m",
-                "pip",
-                "install",
-                "-q",
-                core_wheel,
-            )
-            check(
-                venv / "bin" / "python",
-                "-m",
-                "pip",
-                "uninstall",
-                "-q",
-                "-y",
-                "keel-heat-core",
-            )
+            python = venv / "bin" / "python"
+            check(python, "-m", "pip", "install", "-q", *dist_wheels)
+            names = [
+                w.name.split("-")[0].replace("_", "-") for w in dist_wheels
+            ]
+            check(python, "-m", "pip", "uninstall", "-q", "-y", *names)
             (venv / "ready").write_text("")
     return venv
 
@@ -159,15 +163,20 @@ def wheels(tmp_path_factory) -> dict[str, pathlib.Path]:
     return found
 
 
-@pytest.fixture
-def venv(tmp_path, wheels) -> pathlib.Path:
-    """A fresh venv with the core wheel and its cached dependencies."""
-    deps = dependencies_venv(wheels["keel_heat_core"])
-    venv = tmp_path / "venv"
+def fresh_venv(where: pathlib.Path, deps: pathlib.Path) -> pathlib.Path:
+    """A venv without pip that sees the dependencies venv ``deps``."""
+    venv = where / "venv"
     check(sys.executable, "-m", "venv", "--without-pip", venv)
     (site_packages(venv) / "_keel_deps.pth").write_text(
         f"{site_packages(deps)}\n"
     )
+    return venv
+
+
+@pytest.fixture
+def venv(tmp_path, wheels) -> pathlib.Path:
+    """A fresh venv with the core wheel and its cached dependencies."""
+    venv = fresh_venv(tmp_path, dependencies_venv(wheels["keel_heat_core"]))
     install(venv, wheels["keel_heat_core"])
     return venv
 
@@ -244,3 +253,161 @@ def test_pack_appears_and_disappears(venv, wheels, tmp_path):
     after = check(*manage, "packs", "list", "--long")
     assert "OS::Demo::Thing" not in after
     assert "keel-heat-pack-demo" not in after
+
+
+#: the projects of the service distributions, besides the core
+SERVICE_PROJECTS = (
+    ROOT / "api",
+    ROOT / "client_plugins" / "keystone",
+    ROOT / "resource_packs" / "keystone",
+)
+KEYSTONE_TYPES = {
+    "OS::Keystone::Domain",
+    "OS::Keystone::Endpoint",
+    "OS::Keystone::Group",
+    "OS::Keystone::GroupRoleAssignment",
+    "OS::Keystone::Project",
+    "OS::Keystone::Region",
+    "OS::Keystone::Role",
+    "OS::Keystone::Service",
+    "OS::Keystone::User",
+    "OS::Keystone::UserRoleAssignment",
+}
+REGION_TEMPLATE = """heat_template_version: 2018-08-31
+resources:
+  region:
+    type: OS::Keystone::Region
+"""
+
+
+@pytest.fixture(scope="module")
+def service_wheels(tmp_path_factory) -> dict[str, pathlib.Path]:
+    """Wheels of the API and of the Keystone client plugin and pack."""
+    out = tmp_path_factory.mktemp("service-wheels")
+    check(
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "-q",
+        "--no-deps",
+        "-w",
+        out,
+        *SERVICE_PROJECTS,
+    )
+    return {w.name.split("-")[0]: w for w in out.glob("*.whl")}
+
+
+@contextlib.contextmanager
+def serving(venv: pathlib.Path, where: pathlib.Path, keystone):
+    """keel-heat-all of ``venv`` with Keystone auth against ``keystone``,
+    on free ports, its endpoints in the catalog."""
+    where.mkdir()
+    settings = keystone.heat_config()
+    settings["api"] = {"auth_strategy": "keystone"}
+    settings["heat_api"] = {"bind_port": 0}
+    settings["heat_api_cfn"] = {"bind_port": 0}
+    conf = where / "keel-heat.conf"
+    conf.write_text(heat_conf.render(settings))
+    running = embedded_stubs.start(
+        [str(venv / "bin" / "keel-heat-all"), "--config-file", str(conf)],
+        where,
+        {"KEEL_HEAT_STATE_DIR": str(where / "state")},
+    )
+    try:
+        keystone.register_heat_endpoints(running.native_url, running.cfn_url)
+        yield running
+    finally:
+        assert running.stop() == 0, running.output()
+
+
+def _osc(keystone, *args: str) -> subprocess.CompletedProcess:
+    """The real ``openstack`` CLI as Keystone's admin (catalog lookup)."""
+    admin = keystone.admin
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OS_")}
+    env.update(
+        OS_AUTH_URL=keystone.v3_url,
+        OS_IDENTITY_API_VERSION="3",
+        OS_USER_ID=admin.user_id,
+        OS_PASSWORD=admin.password,
+        OS_PROJECT_ID=admin.project_id or "",
+        OS_REGION_NAME=keystone.region,
+        OS_INTERFACE="public",
+    )
+    return subprocess.run(
+        [str(BIN / "openstack"), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def _types(keystone) -> set[str]:
+    listed = _osc(
+        keystone, "orchestration", "resource", "type", "list", "-f", "value"
+    )
+    assert listed.returncode == 0, listed.stderr
+    return set(listed.stdout.split())
+
+
+def _validate(keystone, template: pathlib.Path):
+    return _osc(
+        keystone, "orchestration", "template", "validate", "-t", str(template)
+    )
+
+
+@pytest.mark.keystone
+def test_keystone_pack_in_a_fresh_venv(
+    tmp_path, wheels, service_wheels, keystone
+):
+    core = wheels["keel_heat_core"]
+    api = service_wheels["keel_heat_api"]
+    client = service_wheels["keel_heat_client_keystone"]
+    pack = service_wheels["keel_heat_pack_keystone"]
+    deps = dependencies_venv(
+        core, api, client, pack, projects=(ROOT, *SERVICE_PROJECTS)
+    )
+    venv = fresh_venv(tmp_path, deps)
+    install(venv, core, api)
+    template = tmp_path / "region.yaml"
+    template.write_text(REGION_TEMPLATE)
+    conf = tmp_path / "empty.conf"
+    conf.write_text("")
+    manage = (venv / "bin" / "keel-heat-manage", "--config-file", conf)
+
+    # without the pack: no Keystone type, and a template using one is
+    # refused with Heat's unknown-type error
+    with serving(venv, tmp_path / "without", keystone):
+        types = _types(keystone)
+        assert "OS::Heat::None" not in types  # no Heat pack either
+        assert not types & KEYSTONE_TYPES
+        refused = _validate(keystone, template)
+        assert refused.returncode != 0
+        assert (
+            "The Resource Type (OS::Keystone::Region) could not be found."
+            in refused.stderr
+        ), refused.stderr
+    assert "keel-heat-pack-keystone" not in check(*manage, "packs", "list")
+
+    # with it: the ten types, the pack and its version
+    install(venv, client, pack)
+    version = tomllib.loads(
+        (SERVICE_PROJECTS[2] / "pyproject.toml").read_text()
+    )["project"]["version"]
+    rows = [
+        line.split() for line in check(*manage, "packs", "list").splitlines()
+    ]
+    assert any(
+        row[:2] == ["keel-heat-pack-keystone", version] for row in rows
+    ), rows
+    with serving(venv, tmp_path / "with", keystone):
+        assert _types(keystone) >= KEYSTONE_TYPES
+        accepted = _validate(keystone, template)
+        assert accepted.returncode == 0, accepted.stderr
+
+    # and uninstalled again: gone
+    pip(venv, "uninstall", "-q", "-y", "keel-heat-pack-keystone")
+    with serving(venv, tmp_path / "after", keystone):
+        assert not _types(keystone) & KEYSTONE_TYPES

@@ -210,14 +210,6 @@ def test_every_keystone_type_through_the_engine(
     assert conn.identity.find_domain(second["domain"]) is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug: the engine gives handle_update a plugin holding the "
-    "NEW properties, where Heat's contract (and this pack's role "
-    "assignments) expects the old ones until the update completes; the "
-    "assignment diff comes out empty and the replaced role's grants are "
-    "lost",
-)
 def test_role_assignments_follow_a_replaced_role(
     cloud: KeystoneCloud,
     keystone: KeystoneServer,
