@@ -65,13 +65,14 @@ def test_create_update_delete(heat_cloud: InProcessCloud) -> None:
 
 def test_admin_and_member_apis(heat_cloud: InProcessCloud) -> None:
     assert heat_cloud.url("member").endswith(f"/v1/{CLOUD_PROJECT}")
-    path = "/resource_types/OS::Keystone::Project"
-    status, body = heat_cloud.request("GET", path, api="member")
+    # listing the engine services is for project admins
+    status, body = heat_cloud.request("GET", "/services", api="member")
     assert status == 403, body
     assert body["error"]["type"] == "Forbidden"
-    status, body = heat_cloud.request("GET", path)
+    status, body = heat_cloud.request("GET", "/services")
     assert status == 200, body
-    assert body["resource_type"] == "OS::Keystone::Project"
+    listed = {s["engine_id"]: s["status"] for s in body["services"]}
+    assert listed[heat_cloud.engine.engine_id] == "up"
 
 
 def test_waits_fail_fast_on_a_failed_stack(
