@@ -5,6 +5,11 @@
 ``migrate-convergence STACK``. Each command's work is a plain function
 taking a :class:`~keel_heat_core.db.database.Database` (tested directly);
 :func:`add_parser` wires them into keel-heat-manage.
+
+``migrate-convergence-1 STACK`` (also spelt as Heat's ``heat-manage
+migrate_convergence_1``) asks a running engine over RPC, which parses the
+templates as its traversals do; ``migrate-convergence`` does the same
+offline with a template scan.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import Any, TextIO
 
 from oslo_config import cfg
 
+from keel_heat_core import exception
 from keel_heat_core.db import admin, models, service
 from keel_heat_core.db.database import Database
 from keel_heat_core.migrations import runner
@@ -170,15 +176,49 @@ def _cmd_service_clean(conf: cfg.ConfigOpts) -> int:
     return 0
 
 
+def scanned_dependencies(
+    stack_id: str, template: Any
+) -> Mapping[str, Iterable[str]]:
+    """:func:`template_dependencies` as ``admin.migrate_convergence``
+    takes it (the offline command has no engine to parse templates)."""
+    return template_dependencies(template)
+
+
 def _cmd_migrate(conf: cfg.ConfigOpts) -> int:
     done = admin.migrate_convergence(
-        _database(conf), conf.command.stack_id, template_dependencies
+        _database(conf), conf.command.stack_id, scanned_dependencies
     )
     if not done:
         print(
             f"Convergence was already enabled for stack "
             f"{conf.command.stack_id}"
         )
+    return 0
+
+
+def _cmd_migrate_1(conf: cfg.ConfigOpts) -> int:
+    import oslo_messaging
+
+    from keel_heat_core.context import admin_context
+    from keel_heat_core.rpc.client import ALLOWED_EXMODS, EngineClient
+
+    stack_id = conf.command.stack_id
+    # a transport of this command only, closed when it is done
+    bus = oslo_messaging.get_rpc_transport(
+        conf, allowed_remote_exmods=ALLOWED_EXMODS
+    )
+    try:
+        client = EngineClient(conf, transport=bus)
+        client.migrate_convergence_1(admin_context(), stack_id)
+    except exception.EntityNotFound:
+        raise RuntimeError(
+            f"Stack with id {stack_id} can not be found."
+        ) from None
+    except exception.HeatException as exc:
+        # the engine's message, without the remote traceback
+        raise RuntimeError(exc.message) from None
+    finally:
+        bus.cleanup()
     return 0
 
 
@@ -235,3 +275,11 @@ def add_parser(subparsers: Any) -> None:
     )
     migrate.add_argument("stack_id")
     migrate.set_defaults(func=_cmd_migrate)
+
+    migrate_1 = subparsers.add_parser(
+        "migrate-convergence-1",
+        aliases=["migrate_convergence_1"],
+        help="make a legacy stack a convergence one, through an engine",
+    )
+    migrate_1.add_argument("stack_id")
+    migrate_1.set_defaults(func=_cmd_migrate_1)

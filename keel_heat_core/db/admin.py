@@ -175,17 +175,16 @@ def purge_deleted(
     return len(ids)
 
 
-def _tree(session: Session, stack_id: str) -> list[str]:
+def _tree(session: Session, stack_id: str, backups: bool = True) -> list[str]:
     ids, level = [stack_id], [stack_id]
+    st = models.Stack
     while level:
-        level = list(
-            session.scalars(
-                select(models.Stack.id).where(
-                    models.Stack.owner_id.in_(level),
-                    models.Stack.deleted_at.is_(None),
-                )
-            )
+        query = select(st.id).where(
+            st.owner_id.in_(level), st.deleted_at.is_(None)
         )
+        if not backups:
+            query = query.where(or_(st.backup.is_(None), ~st.backup))
+        level = list(session.scalars(query))
         ids.extend(level)
     return ids
 
@@ -232,20 +231,39 @@ class NotComplete(exceptions.DBError):
     """Heat's ``ActionNotComplete``: a stack of the tree is not COMPLETE."""
 
     def __init__(self, stack_name: str | None, action: str | None) -> None:
+        self.stack_name, self.action = stack_name, action
         super().__init__(
             f"Stack {stack_name} has an action ({action}) in progress or "
             "failed state."
         )
 
 
-DependencyFunc = Callable[[Any], Mapping[str, Iterable[str]]]
+class NestedMigration(exceptions.DBError):
+    """A nested stack migrates with its root only (Heat's NotSupported)."""
+
+    def __init__(self, stack_id: str) -> None:
+        super().__init__(f"Migration of nested stack {stack_id}")
+
+
+class StackLocked(exceptions.DBError):
+    """Heat's ``ActionInProgress``: a live engine holds a stack's lock."""
+
+    def __init__(self, stack_name: str | None, action: str | None) -> None:
+        self.stack_name, self.action = stack_name, action
+        super().__init__(
+            f"Stack {stack_name} already has an action ({action}) in progress."
+        )
+
+
+#: ``(stack id, stored template) -> {resource name: names it needs}``
+DependencyFunc = Callable[[str, Any], Mapping[str, Iterable[str]]]
 
 
 def _migrate_one(
-    session: Session, row: models.Stack, dependencies: DependencyFunc
+    session: Session,
+    row: models.Stack,
+    deps: Mapping[str, Iterable[str]],
 ) -> None:
-    tmpl = session.get(models.RawTemplate, row.raw_template_id)
-    deps = dependencies(tmpl.template if tmpl is not None else {})
     res = models.Resource
     rows = session.scalars(
         select(res).where(
@@ -280,18 +298,50 @@ def _migrate_one(
         )
 
 
+def _lock(
+    db: Database,
+    stack: tuple[str, str | None, str | None],
+    engine_id: str,
+    is_alive: Callable[[str], bool] | None,
+) -> None:
+    """Take the lock of ``(id, name, action)``, stealing it from a dead
+    engine (when ``is_alive`` can tell) as Heat's ``StackLock.acquire``
+    does."""
+    sid, name, action = stack
+    holder = stack_lock.create(db, sid, engine_id)
+    if holder is None:
+        return
+    if holder == engine_id or is_alive is None or is_alive(holder):
+        raise StackLocked(name, action)
+    if stack_lock.steal(db, sid, holder, engine_id) is not None:
+        raise StackLocked(name, action)
+
+
 def migrate_convergence(
     db: Database,
     stack_id: str,
     dependencies: DependencyFunc,
     engine_id: str | None = None,
+    is_alive: Callable[[str], bool] | None = None,
 ) -> bool:
-    """Make a legacy stack tree a convergence one.
+    """Make a legacy stack tree a convergence one (Heat's
+    ``migrate_convergence_1``).
 
-    :param dependencies: maps a stored template to ``{resource name:
+    Every non-backup stack of the tree is locked; then, in one
+    transaction, each legacy stack's live resources get the stack's
+    template as ``current_template_id`` and the ids of what they need as
+    ``requires`` (rows the template lost are deleted), the stack gets a
+    new traversal id, ``convergence`` and no previous template (which is
+    deleted). Sync points are made by the next traversal.
+
+    :param dependencies: ``(stack id, stored template) -> {resource name:
         names it depends on}``; resources missing from it are deleted.
+    :param is_alive: tells whether the engine holding a lock lives; a
+        dead engine's lock is stolen. Without it any lock refuses.
     :returns: ``False`` when the stack already was a convergence stack.
+    :raises NestedMigration: ``stack_id`` is a nested stack.
     :raises NotComplete: some stack of the tree is not COMPLETE.
+    :raises StackLocked: a stack of the tree is locked.
     :raises exceptions.NotFound: no such live stack.
     """
     engine_id = engine_id or str(uuid.uuid4())
@@ -300,30 +350,49 @@ def migrate_convergence(
         root = session.get(st, stack_id)
         if root is None or root.deleted_at is not None:
             raise exceptions.NotFound(f"Stack with id {stack_id} not found")
+        if root.owner_id is not None:
+            raise NestedMigration(stack_id)
+        if root.status != "COMPLETE":
+            raise NotComplete(root.name, root.action)
         if root.convergence:
             return False
-        ids = _tree(session, stack_id)
-        for row in session.scalars(select(st).where(st.id.in_(ids[1:]))):
+        ids = _tree(session, stack_id, backups=False)
+        stacks = list(session.scalars(select(st).where(st.id.in_(ids))))
+        for row in stacks:
             if row.status != "COMPLETE":
                 raise NotComplete(row.name, row.action)
+        legacy = {
+            row.id: row.raw_template_id
+            for row in stacks
+            if not row.convergence
+        }
+        tree = [(row.id, row.name, row.action) for row in stacks]
+        templates = {
+            tmpl.id: tmpl.template
+            for tmpl in session.scalars(
+                select(models.RawTemplate).where(
+                    models.RawTemplate.id.in_(set(legacy.values()))
+                )
+            )
+        }
     locked: list[str] = []
     try:
-        for sid in ids:
-            holder = stack_lock.create(db, sid, engine_id)
-            if holder is not None:
-                raise exceptions.InvalidRestrictedAction(
-                    f"Stack {sid} is locked by engine {holder}"
-                )
-            locked.append(sid)
+        for item in tree:
+            _lock(db, item, engine_id, is_alive)
+            locked.append(item[0])
+        plans = {
+            sid: dependencies(sid, templates.get(tid) or {})
+            for sid, tid in legacy.items()
+        }
         with db.transaction() as session:
             rows = session.scalars(
                 select(st).where(
-                    st.id.in_(ids),
+                    st.id.in_(list(plans)),
                     or_(st.convergence.is_(None), ~st.convergence),
                 )
             ).all()
             for row in rows:
-                _migrate_one(session, row, dependencies)
+                _migrate_one(session, row, plans[row.id])
     finally:
         for sid in locked:
             stack_lock.release(db, sid, engine_id)

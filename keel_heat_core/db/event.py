@@ -230,7 +230,7 @@ def _page(
 
 def list_by_stack(
     db: Database,
-    stack_id: str,
+    stack_id: str | Sequence[str],
     *,
     limit: int | None = None,
     marker: str | None = None,
@@ -238,13 +238,17 @@ def list_by_stack(
     sort_dir: str | None = None,
     filters: Mapping[str, Any] | None = None,
 ) -> list[records.EventRecord]:
-    """Events of a stack; the marker is an event uuid.
+    """Events of a stack (or of several: a list of ids); the marker is an
+    event uuid.
 
     Default order: newest first (``created_at`` then ``id`` descending).
     """
+    ids = [stack_id] if isinstance(stack_id, str) else list(stack_id)
     with db.transaction() as session:
         query = _query_with_rpd(session).filter(
-            models.Event.stack_id == stack_id
+            models.Event.stack_id == ids[0]
+            if len(ids) == 1
+            else models.Event.stack_id.in_(ids)
         )
         return _page(
             db,

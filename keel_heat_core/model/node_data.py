@@ -8,13 +8,14 @@ here implements the template layer's StackView protocol over that data.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from keel_heat_core.convergence.node import (
     decode_tuple_keys,
     encode_tuple_keys,
 )
+from keel_heat_core.template.hot_functions import select_from_attribute
 
 
 @dataclasses.dataclass
@@ -102,10 +103,19 @@ class NodeDataView:
         data = self._data.get(name)
         return None if data is None else data.reference_id
 
-    def attribute(self, name: str, attr: str) -> Any:
-        """The whole value of an attribute (None when not sent)."""
+    def attribute(self, name: str, attr: str, path: Sequence[Any] = ()) -> Any:
+        """An attribute followed along ``path``: the value the resource
+        gave for that path, else the path followed into the whole value
+        (None when not sent)."""
         data = self._data.get(name)
-        return None if data is None else data.attrs.get(attr)
+        if data is None:
+            return None
+        if path and (attr, *path) in data.attrs:
+            return data.attrs[(attr, *path)]
+        value = data.attrs.get(attr)
+        if value is None:
+            return None
+        return select_from_attribute(value, list(path))
 
     def all_attributes(self, name: str) -> dict[str, Any] | None:
         data = self._data.get(name)

@@ -153,6 +153,11 @@ class EngineStackFacade:
             return None
         return self._resources.by_refid(refid)
 
+    def referenced_attrs(self, resource_name: str) -> list[Any]:
+        """Attributes of ``resource_name`` that the stack's resources and
+        outputs read: a group gives its child stack an output for each."""
+        return sorted(self._stored.dep_attrs(resource_name), key=repr)
+
     def set_stack_user_project_id(self, project_id: str) -> None:
         if self._resources is not None:
             self._resources.set_stack_user_project_id(project_id)

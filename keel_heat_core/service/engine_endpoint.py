@@ -1,9 +1,9 @@
 """Topic ``engine``: Heat's engine API 1.36 (54 methods), argument names
 and return shapes as Heat's (engine spec §5.3).
 
-Calls that keel-heat implements delegate to :class:`StackAPI` and
-:class:`StackReads`; the others answer ``NotSupported`` with the method
-name, so a client sees a clear, Heat-shaped error rather than a timeout.
+Every call delegates to :class:`StackAPI`, :class:`StackReads` or one of
+the helpers built over them (signals, software, types, validation,
+snapshots, migration).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from keel_heat_core.service.signals import ResourceSignals
 from keel_heat_core.service.snapshots import StackSnapshots
 from keel_heat_core.service.software import SoftwareService
 from keel_heat_core.service.stack_api import StackAPI
+from keel_heat_core.service.stack_migration import StackMigration
 from keel_heat_core.service.stack_reads import (
     StackReads,
     find_physical_resource,
@@ -29,10 +30,6 @@ from keel_heat_core.service.validate_preview import ValidatePreview
 from keel_heat_core.template import versions
 
 REVISION = "keel-heat"
-
-
-def _later(method: str) -> exception.NotSupported:
-    return exception.NotSupported(feature=f"The engine call {method}")
 
 
 class EngineEndpoint:
@@ -51,6 +48,7 @@ class EngineEndpoint:
         self._types = ResourceTypes(api.conf)
         self._checks = ValidatePreview(api, self._types)
         self._snapshots = StackSnapshots(api)
+        self._migration = StackMigration(api)
 
     def _caller(self, ctxt: Any) -> Any:
         """The caller's context with its engine-side session (catalog,
@@ -218,7 +216,7 @@ class EngineEndpoint:
         return found[0]
 
     def migrate_convergence_1(self, ctxt: Any, stack_id: str) -> None:
-        raise _later("migrate_convergence_1")
+        self._migration.migrate_convergence_1(ctxt, stack_id)
 
     # -- resource types and templates --------------------------------------
 

@@ -9,10 +9,12 @@ plugin's ``handle_snapshot`` (plugins keep what they need with
 writes one ``resource_snapshot`` row per resource with its abandon data
 and moves the snapshot row to ``CREATE_COMPLETE``; a failed traversal
 leaves it ``CREATE_FAILED``. Restore converges the stack to the
-snapshot's template and environment (``RESTORE``). Not done yet: the
-plugins' ``handle_restore(defn, data)`` (definitions are restored as
-the snapshot's template gives them); ``handle_delete_snapshot`` runs
-when a snapshot is deleted through the API, not when its stack is.
+snapshot's template and environment (``RESTORE``), each resource's
+definition first passed through its plugin's ``handle_restore(defn,
+data)`` when it has one, with its part of the snapshot (as Heat's
+``Stack.restore_data``: a volume restores from its backup, a server from
+its image). Not done yet: ``handle_delete_snapshot`` runs when a
+snapshot is deleted through the API, not when its stack is.
 """
 
 from __future__ import annotations
@@ -33,8 +35,10 @@ from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.db.database import Database
 from keel_heat_core.db.scope import ADMIN
 from keel_heat_core.model import rows as r
+from keel_heat_core.model.definitions import StoredTemplate
 from keel_heat_core.service import views
 from keel_heat_core.service.stack_api import scope_of
+from keel_heat_core.template.protocols import PendingStackView
 from keel_heat_core.worker.action import run_action
 from keel_heat_core.worker.converge import converge_stack
 from keel_heat_core.worker.deps import TemplateStore
@@ -350,6 +354,7 @@ class StackSnapshots:
             data.get("files") or {},
             stack.id,
         )
+        self._restore_definitions(stack, stored, data.get("resources") or {})
         template_id = template_repo.create(
             api.db,
             stored.t.t,
@@ -357,3 +362,42 @@ class StackSnapshots:
             dict(data.get("files") or {}),
         ).id
         converge_stack(api.deps, ctxt, stack, template_id, r.RESTORE)
+
+    def _restore_definitions(
+        self,
+        stack: r.StackRow,
+        stored: StoredTemplate,
+        parts: Mapping[str, Any],
+    ) -> None:
+        """Let each plugin with ``handle_restore(defn, data)`` adjust its
+        definition in the snapshot's template (``stored.t``).
+
+        The plugin sees the snapshot's definition and properties, and the
+        current row of its resource (its physical id), or a new INIT row
+        for a resource the stack has lost since.
+        """
+        deps = self._api.deps
+        rows = {
+            row.name: row
+            for row in deps.resources.get_resources(stack.id)
+            if row.replaced_by is None
+        }
+        definitions = stored.stack_definition(PendingStackView())
+        for name, defn in stored.items():
+            cls = stored.env.get_class_to_instantiate(defn.resource_type, name)
+            if not callable(getattr(cls, "handle_restore", None)):
+                continue
+            row = rows.get(name) or r.ResourceRow(
+                id=0,
+                name=name,
+                stack_id=stack.id,
+                current_template_id=stack.raw_template_id,
+                uuid=str(uuid.uuid4()),
+                root_stack_id=stack.id,
+            )
+            props = defn.resolve_properties(PendingStackView())
+            plugin = deps.plugins(defn, row, props, stack)
+            restored = plugin.handle_restore(
+                definitions.resource_definition(name), parts.get(name)
+            )
+            stored.t.add_resource(restored)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from keel_heat_core import exception
@@ -79,11 +79,11 @@ class RowsView:
             )
         return found
 
-    def attribute(self, name: str, attr: str) -> Any:
+    def attribute(self, name: str, attr: str, path: Sequence[Any] = ()) -> Any:
         row = self._rows.get(name)
         if row is None or row.action not in _ATTR_ACTIONS:
             return None
-        return self.plugin(name).FnGetAtt(attr)
+        return self.plugin(name).FnGetAtt(attr, *path)
 
     def all_attributes(self, name: str) -> dict[str, Any] | None:
         """Every attribute but ``show`` (``get_attr: [name]``); ``None``
@@ -282,16 +282,35 @@ class StackReads:
         self, ctxt: Any, stack_identity: Any, **kwargs: Any
     ) -> list[dict[str, Any]]:
         stack = self.api.load(ctxt, stack_identity)
+        depth = int(kwargs.get("nested_depth") or 0)
+        stacks = {stack.id: stack}
+        level = [stack]
+        for _ in range(depth):  # as in Heat, not capped
+            level = [
+                db_stores.stack_row(rec)
+                for parent in level
+                for rec in stack_repo.get_all_by_owner_id(
+                    self.api.db, parent.id
+                )
+            ]
+            stacks.update((child.id, child) for child in level)
         recs = event_repo.list_by_stack(
             self.api.db,
-            stack.id,
+            list(stacks),
             limit=kwargs.get("limit"),
             marker=kwargs.get("marker"),
             sort_keys=kwargs.get("sort_keys"),
             sort_dir=kwargs.get("sort_dir"),
             filters=kwargs.get("filters"),
         )
-        return [views.event(stack, ev) for ev in recs]
+        if not depth:
+            return [views.event(stack, ev) for ev in recs]
+        # listed with nested_depth, each event links the stack asked for
+        root = views.identity(stack)
+        return [
+            {**views.event(stacks[ev.stack_id], ev), "root_stack_id": root}
+            for ev in recs
+        ]
 
 
 def find_physical_resource(

@@ -30,6 +30,26 @@ from keel_heat_core.template.stack_definition import StackDefinition
 FacadeFactory = Callable[[Any], Any]
 
 
+def has_fixed_attributes(cls: Any) -> bool:
+    """Whether ``get_attr`` names on ``cls`` are checked against its
+    attributes schema at validation.
+
+    Not for template resources and child stacks (their attributes are the
+    child's outputs), types with dynamic attributes, nor types with their
+    own ``get_attribute`` (``OS::Heat::None`` answers null to any name):
+    Heat skips the check for these too.
+    """
+    if not isinstance(cls, type):
+        return False
+    if getattr(cls, "attributes_schema", None) is None:
+        return False
+    if issubclass(cls, StackResource) or getattr(
+        cls, "dynamic_attributes", False
+    ):
+        return False
+    return getattr(cls, "get_attribute", None) is Resource.get_attribute
+
+
 class _TemplateResource:
     """Stands for a resource implemented by a template (validated by the
     template layer, instantiated only when created)."""
@@ -124,16 +144,13 @@ class StackValidator:
             cls = self.parsed.env.get_class_to_instantiate(resource_type)
         except Exception:  # an unknown type is reported elsewhere
             return None
-        schema = getattr(cls, "attributes_schema", None)
-        if not isinstance(cls, type) or schema is None:
+        if not has_fixed_attributes(cls):
             return None
-        if issubclass(cls, StackResource) or getattr(
-            cls, "dynamic_attributes", False
-        ):
-            # Template resources and child stacks: the attributes are the
-            # child's outputs, known only per resource.
-            return None
-        return {*schema, *getattr(cls, "base_attributes_schema", {}), "show"}
+        return {
+            *cls.attributes_schema,
+            *getattr(cls, "base_attributes_schema", {}),
+            "show",
+        }
 
     def _class_for(self, rdefn: ResourceDefinition) -> Any:
         name = rdefn.name

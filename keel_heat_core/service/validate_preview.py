@@ -32,10 +32,12 @@ from keel_heat_core.model.definitions import BoundDefinition, StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
 from keel_heat_core.model.stack_facade import EngineStackFacade
 from keel_heat_core.plugin_api import Resource
-from keel_heat_core.plugin_api.stack_resource import StackResource
 from keel_heat_core.service import db_stores, preview_nested, views
 from keel_heat_core.service.stack_api import StackAPI, scope_of
-from keel_heat_core.service.stack_validation import is_template_resource
+from keel_heat_core.service.stack_validation import (
+    has_fixed_attributes,
+    is_template_resource,
+)
 from keel_heat_core.service.type_discovery import ResourceTypes
 from keel_heat_core.template import (
     provider,
@@ -136,9 +138,9 @@ class _Preview:
             cls = self.stored.env.get_class_to_instantiate(resource_type)
         except exception.HeatException:
             return None
-        if not isinstance(cls, type) or issubclass(cls, StackResource):
+        if not has_fixed_attributes(cls):
             return None
-        names = list(getattr(cls, "attributes_schema", {}) or {})
+        names = list(cls.attributes_schema or {})
         names += list(getattr(cls, "base_attributes_schema", {}) or {})
         return names
 

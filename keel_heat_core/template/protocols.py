@@ -33,7 +33,7 @@ Contract for implementers (the engine's model of a stack):
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 
@@ -43,7 +43,10 @@ class StackView(Protocol):
 
     def reference_id(self, name: str) -> str | None: ...
 
-    def attribute(self, name: str, attr: str) -> Any: ...
+    def attribute(self, name: str, attr: str, path: Sequence[Any] = ()) -> Any:
+        """Attribute ``attr`` of ``name`` followed along ``path``; the
+        resource follows the path itself (Heat's ``FnGetAtt(attr, *path)``:
+        a group answers ``attributes`` or ``resource.<n>`` per path)."""
 
     def all_attributes(self, name: str) -> dict[str, Any] | None: ...
 
@@ -78,7 +81,7 @@ class PendingStackView:
     def reference_id(self, name: str) -> str | None:
         return None
 
-    def attribute(self, name: str, attr: str) -> Any:
+    def attribute(self, name: str, attr: str, path: Sequence[Any] = ()) -> Any:
         return None
 
     def all_attributes(self, name: str) -> dict[str, Any] | None:

@@ -221,6 +221,44 @@ class ResourceDefinition:
             function.all_dep_attrs(self._metadata),
         )
 
+    def freeze(self, **overrides: Any) -> ResourceDefinition:
+        """A copy with its functions resolved (what a plugin's
+        ``handle_restore`` returns); keyword arguments replace fields.
+
+        :param overrides: any of ``properties``, ``metadata``,
+            ``depends``, ``deletion_policy``, ``update_policy``,
+            ``description``, ``external_id`` (the condition is kept).
+        :raises TypeError: for another keyword.
+        """
+        fields: dict[str, Any] = {
+            "properties": self._properties,
+            "metadata": self._metadata,
+            "depends": self._depends,
+            "deletion_policy": self._deletion_policy,
+            "update_policy": self._update_policy,
+            "description": self.description,
+            "external_id": self._external_id,
+        }
+        unknown = set(overrides) - set(fields)
+        if unknown:
+            raise TypeError(
+                f"freeze() got unexpected fields {sorted(unknown)}"
+            )
+        values = {
+            key: overrides[key]
+            if key in overrides
+            else function.resolve(value)
+            for key, value in fields.items()
+        }
+        frozen = ResourceDefinition(
+            self.name,
+            self.resource_type,
+            condition=self._condition,
+            **values,
+        )
+        frozen.stack = self.stack
+        return frozen
+
     def render_hot(self) -> dict[str, Any]:
         """The definition as a HOT resource snippet (what the engine
         stores and compares on update); empty fields are left out."""

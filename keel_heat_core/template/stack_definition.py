@@ -14,7 +14,6 @@ from typing import Any
 from keel_heat_core.template import function
 from keel_heat_core.template.base import Template
 from keel_heat_core.template.conditions import Conditions
-from keel_heat_core.template.hot_functions import select_from_attribute
 from keel_heat_core.template.protocols import PendingStackView, StackView
 from keel_heat_core.template.rsrc_defn import (
     OutputDefinition,
@@ -112,10 +111,7 @@ class StackDefinition:
 
     def attribute_value(self, name: str, attr: Any, path: list[Any]) -> Any:
         """An attribute, followed along ``path`` (None for any miss)."""
-        value = self.view.attribute(name, attr)
-        if value is None:
-            return None
-        return select_from_attribute(value, path)
+        return self.view.attribute(name, attr, tuple(path))
 
     def all_attributes(self, name: str) -> Any:
         return self.view.all_attributes(name)

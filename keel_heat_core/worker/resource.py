@@ -414,11 +414,16 @@ class ConvergenceResource:
             return {}
         out: dict[Any, Any] = {}
         for name in names:
-            attr = name[0] if isinstance(name, tuple) else name
+            # ``(attr, *path)``: the resource follows the path (a group's
+            # ``attributes`` or ``resource.<n>`` need it), as Heat's
+            # FnGetAtt(attr, *path); the value is sent under that key
+            attr, path = (
+                (name[0], name[1:]) if isinstance(name, tuple) else (name, ())
+            )
             try:
-                out[attr] = get(attr)
+                out[name] = get(attr, *path)
             except Exception:  # an unresolvable attribute resolves to null
-                out[attr] = None
+                out[name] = None
         return out
 
     def reference_id(self) -> str:

@@ -69,7 +69,10 @@ def test_amqp_connections_closed_mid_create(
     pg_cloud: FaultCloud, attempt: int
 ) -> None:
     cloud = pg_cloud
-    sid = create_stack(cloud, f"amqp-{attempt}", wait=2)
+    # rabbitmqctl (an Erlang VM per call) can take several seconds on a
+    # loaded machine: each layer waits long enough for the faults to land
+    # while the create runs (a soak run at load 40 saw it land late)
+    sid = create_stack(cloud, f"amqp-{attempt}", wait=5)
     cloud.close_amqp_connections()
     assert cloud.stack(sid)[0] == "CREATE_IN_PROGRESS", "fault came late"
     time.sleep(1)

@@ -5,7 +5,6 @@ ports; the real OSC (python-openstackclient + python-heatclient) talks to
 it in its noauth form, exactly as the README says.
 """
 
-import importlib
 import json
 import pathlib
 import sys
@@ -18,19 +17,6 @@ from keel_heat_core.testing.cloud import run_openstack
 from tests.functional import embedded_stubs
 
 BIN = pathlib.Path(sys.executable).parent
-
-
-def _api_available() -> bool:
-    try:
-        importlib.import_module("keel_heat_api.app")
-    except ImportError:
-        return False
-    return True
-
-
-pytestmark = pytest.mark.skipif(
-    not _api_available(), reason="API not merged yet"
-)
 
 
 @pytest.fixture(scope="module")

@@ -499,7 +499,9 @@ class ResourceGroup(StackResource):
                 self.build_resource_definition,
             )
         )
-        return self._make_template(members, [n for n, _ in members])
+        # outputs list the members in index order, whatever order the
+        # batch put them in (Heat builds them from ``names`` too)
+        return self._make_template(members, names)
 
     # -- attributes --------------------------------------------------------
 

@@ -161,6 +161,9 @@ def test_rolling_update_in_batches(resource_driver, engine_rpc):
     assert first["3"]["properties"]["salt"] == "new-3"
     assert first["2"]["properties"]["salt"] == "new-2"
     assert first["0"]["properties"]["salt"] == "s-0"
+    # members in batch order, outputs in index order (as Heat)
+    assert list(first)[:2] == ["3", "2"]
+    assert first_refs(updates[0]) == [{"get_resource": n} for n in "0123"]
     last = updates[-1]["template"]["resources"]
     assert {r["properties"]["salt"] for r in last.values()} == {
         "new-0",
@@ -168,6 +171,10 @@ def test_rolling_update_in_batches(resource_driver, engine_rpc):
         "new-2",
         "new-3",
     }
+
+
+def first_refs(call):
+    return call["template"]["outputs"]["refs"]["value"]
 
 
 def test_batch_create(resource_driver, engine_rpc):

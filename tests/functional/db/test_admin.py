@@ -117,7 +117,7 @@ def test_migrate_convergence(db: Database) -> None:
         for name in ("net", "port", "vm", "stale")
     }
     assert admin.migrate_convergence(
-        db, legacy.id, manage_db.template_dependencies
+        db, legacy.id, manage_db.scanned_dependencies
     )
     got = stack.get(db, legacy.id)
     assert got is not None and got.convergence is True
@@ -129,7 +129,7 @@ def test_migrate_convergence(db: Database) -> None:
     assert all(r.current_template_id == tmpl.id for r in rows.values())
     assert stack_lock.get_engine_id(db, legacy.id) is None
     assert not admin.migrate_convergence(
-        db, legacy.id, manage_db.template_dependencies
+        db, legacy.id, manage_db.scanned_dependencies
     )
 
 

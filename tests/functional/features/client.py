@@ -37,6 +37,7 @@ class Stacks:
         ident: str,
         template: dict[str, Any],
         env: dict[str, Any] | None = None,
+        files: dict[str, str] | None = None,
     ) -> None:
         status, body = self.cloud.request(
             "PUT",
@@ -44,6 +45,7 @@ class Stacks:
             {
                 "template": template,
                 "environment": env or {},
+                "files": files or {},
                 "disable_rollback": True,
             },
         )

@@ -15,7 +15,6 @@ import email.utils
 import http.server
 import json
 import pathlib
-import shutil
 import subprocess
 import sys
 import threading
@@ -37,10 +36,6 @@ from tests.functional.software.test_stack_signals import (
 )
 
 AGENT = BIN / "os-collect-config"
-
-pytestmark = pytest.mark.skipif(
-    shutil.which(str(AGENT)) is None, reason="os-collect-config not installed"
-)
 
 HOOK = """\
 import json, os, sys, urllib.request

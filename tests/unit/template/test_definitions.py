@@ -288,3 +288,36 @@ def test_update_policy_with_and_without_schema() -> None:
 
     schema = {"batch": properties.Schema(properties.Schema.INTEGER)}
     assert defn.update_policy(schema)["batch"] == 2
+
+
+def test_freeze_resolves_and_overrides() -> None:
+    defn = stack(
+        """
+heat_template_version: 2021-04-16
+parameters:
+  p: {type: string, default: pv}
+resources:
+  a: {type: OS::Heat::None}
+  b:
+    type: OS::Heat::None
+    depends_on: [a]
+    deletion_policy: Retain
+    properties: {x: {get_param: p}, y: 2}
+    metadata: {m: {get_param: p}}
+""",
+        {"p": "pv"},
+    ).resource_definition("b")
+    frozen = defn.freeze()
+    assert frozen.render_hot() == {
+        "type": "OS::Heat::None",
+        "properties": {"x": "pv", "y": 2},
+        "metadata": {"m": "pv"},
+        "depends_on": ["a"],
+        "deletion_policy": "Retain",
+    }
+    restored = defn.freeze(properties={"x": "restored"})
+    assert restored.properties_data() == {"x": "restored"}
+    assert restored.metadata() == {"m": "pv"}
+    assert restored.name == "b" and restored.stack is defn.stack
+    with pytest.raises(TypeError):
+        defn.freeze(colour="red")
