@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import pathlib
+import tempfile
 import threading
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
@@ -141,10 +142,23 @@ def make_conf(
         ``None``, so that clouds on one broker do not meet.
     :param prefix: see ``exchange``.
     :param api: also register the native and CFN APIs' options.
-    :param config_files: files read first (the overrides win).
-    :param options: ``{(group, option): value}`` overrides, ``DEFAULT``
-        for the default group.
+    :param config_files: files read first (``options`` win).
+    :param options: ``{(group, option): value}``, ``DEFAULT`` for the
+        default group: a text value as a config file holds it (parsed as
+        a ``keel-heat.conf`` line is, even for options registered later,
+        e.g. by oslo.messaging), any other as the option's Python value
+        (set with ``set_override``).  They win over the other arguments.
     """
+    given = dict(options or {})
+    texts = {key: v for key, v in given.items() if isinstance(v, str)}
+    fixed: dict[tuple[str, str], Any] = {
+        ("DEFAULT", "transport_url"): transport_url,
+        ("DEFAULT", "control_exchange"): (
+            exchange or f"{prefix}{uuid.uuid4().hex[:8]}"
+        ),
+        ("database", "connection"): database_url,
+        ("DEFAULT", "auth_encryption_key"): KEY,
+    }
     conf = cfg.ConfigOpts()
     keel_conf.register_opts(conf)
     if api:
@@ -153,15 +167,27 @@ def make_conf(
 
         api_opts.register_opts(conf)
         cfn_api.register_opts(conf)
-    conf([], default_config_files=list(config_files))
-    conf.set_override("transport_url", transport_url)
-    conf.set_override(
-        "control_exchange", exchange or f"{prefix}{uuid.uuid4().hex[:8]}"
-    )
-    conf.set_override("connection", database_url, group="database")
-    conf.set_override("auth_encryption_key", KEY)
-    for (group, name), value in (options or {}).items():
+    with tempfile.TemporaryDirectory(prefix="keel_conf_") as folder:
+        files = list(config_files)
+        if texts:
+            path = pathlib.Path(folder) / "options.conf"
+            path.write_text(_ini(texts))
+            files.append(str(path))
+        conf([], default_config_files=files)
+    overrides = {k: v for k, v in fixed.items() if k not in given}
+    overrides.update((k, v) for k, v in given.items() if k not in texts)
+    for (group, name), value in overrides.items():
         conf.set_override(
             name, value, group=None if group == "DEFAULT" else group
         )
     return conf
+
+
+def _ini(options: Mapping[tuple[str, str], str]) -> str:
+    groups: dict[str, list[str]] = {}
+    for (group, name), value in options.items():
+        groups.setdefault(group, []).append(f"{name} = {value}")
+    return "".join(
+        f"[{group}]\n" + "\n".join(lines) + "\n"
+        for group, lines in groups.items()
+    )
