@@ -283,6 +283,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="comma-separated process ids of the service (engine and API "
         "workers) whose CPU seconds each lifecycle case records",
     )
+    p.add_argument(
+        "--engine-pids",
+        help="the engine's processes among --pids: their CPU seconds are "
+        "also recorded alone (cpu_engine_s, without the API's status polls)",
+    )
     return p.parse_args(argv)
 
 
@@ -317,11 +322,18 @@ def main(argv: list[str] | None = None) -> int:
     meter = (
         CpuMeter([int(p) for p in args.pids.split(",")]) if args.pids else None
     )
+    engine_meter = (
+        CpuMeter([int(p) for p in args.engine_pids.split(",")])
+        if args.engine_pids
+        else None
+    )
 
     def emit(row: dict[str, Any]) -> None:
         row = {**meta, "load": _load(), **row}
         if meter is not None and "shape" in row:
             row["cpu_s"] = round(meter.lap(), 2)
+        if engine_meter is not None and "shape" in row:
+            row["cpu_engine_s"] = round(engine_meter.lap(), 2)
         rows.append(row)
         print(json.dumps(row), flush=True)
         if sink:

@@ -385,6 +385,9 @@ def main(argv: list[str] | None = None) -> int:
         pids = [pid for group in dep.pids().values() for pid in group]
         extra = ["--endpoint", dep.endpoint, "--label", label]
         extra += ["--pids", ",".join(map(str, pids))]
+        engine = dep.pids().get("engine", [])
+        if engine:
+            extra += ["--engine-pids", ",".join(map(str, engine))]
         if args.out:
             extra += ["--out", args.out]
         rc = driver.main(extra + rest)

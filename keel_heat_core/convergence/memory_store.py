@@ -11,7 +11,7 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
-from keel_heat_core.convergence.store import SyncPointRow
+from keel_heat_core.convergence.store import SwapPlan, SyncPointRow
 
 _Key = tuple[str, str, bool]
 
@@ -67,6 +67,20 @@ class MemorySyncPointStore:
                 current.extra_data = copy.deepcopy(extra_data)
             current.atomic_key += 1
             return True
+
+    def read_and_swap(
+        self,
+        entity_id: str,
+        traversal_id: str,
+        is_update: bool,
+        plan: SwapPlan,
+    ) -> tuple[SyncPointRow, bool] | None:
+        """A read, then a compare-and-swap of ``plan(row)``."""
+        row = self.get_sync_point(entity_id, traversal_id, is_update)
+        if row is None:
+            return None
+        input_data, extra_data = plan(row)
+        return row, self.update_sync_point(row, input_data, extra_data)
 
     def list_sync_points(
         self, stack_id: str, traversal_id: str

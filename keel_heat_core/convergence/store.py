@@ -7,7 +7,7 @@ and the pure logic is tested against :mod:`.memory_store`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 
@@ -26,6 +26,12 @@ class SyncPointRow:
     atomic_key: int = 0
     input_data: dict[str, Any] = dataclasses.field(default_factory=dict)
     extra_data: dict[str, Any] | None = None
+
+
+#: ``row read -> (new input_data, new extra_data or None)``
+SwapPlan = Callable[
+    [SyncPointRow], tuple[dict[str, Any], dict[str, Any] | None]
+]
 
 
 class SyncPointStore(Protocol):
@@ -53,6 +59,23 @@ class SyncPointStore(Protocol):
         """Compare-and-swap on ``row.atomic_key``; bump it on success.
 
         :returns: True when a row matched.
+        """
+
+    def read_and_swap(
+        self,
+        entity_id: str,
+        traversal_id: str,
+        is_update: bool,
+        plan: SwapPlan,
+    ) -> tuple[SyncPointRow, bool] | None:
+        """Read a row and compare-and-swap ``plan(row)`` into it.
+
+        What :meth:`get_sync_point` and :meth:`update_sync_point` do, in
+        one transaction where the store has transactions (one commit
+        instead of two).
+
+        :returns: None when the row does not exist, else the row read and
+            whether the swap matched.
         """
 
     def list_sync_points(

@@ -130,13 +130,20 @@ def sync_many(
 
     :raises SyncPointNotFound: the row does not exist.
     """
+    planned: list[BatchWrite] = []
+
+    def plan(row: SyncPointRow) -> tuple[dict[str, Any], Any]:
+        planned.append(plan_batch(row, deliveries))
+        return planned[-1].input_data, planned[-1].extra_data
+
     attempt = 0
     while True:
-        row = store.get_sync_point(entity_id, traversal_id, is_update)
-        if row is None:
+        found = store.read_and_swap(entity_id, traversal_id, is_update, plan)
+        if found is None:
             raise SyncPointNotFound(entity_id, traversal_id)
-        write = plan_batch(row, deliveries)
-        if store.update_sync_point(row, write.input_data, write.extra_data):
+        # the plan of the row last read (a retried transaction plans again)
+        write = planned[-1]
+        if found[1]:
             return write.outcomes(deliveries)
         attempt += 1
         missing = max(len(d.predecessors - write.before) for d in deliveries)

@@ -22,7 +22,7 @@ from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import engines
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from keel_heat_core import crypt
@@ -107,6 +107,16 @@ class Database:
         """A session inside one transaction, committed on success."""
         with self._sessions.begin() as session:
             yield session
+
+    @contextlib.contextmanager
+    def connection(self) -> Iterator[Connection]:
+        """A Core connection inside one transaction, committed on success.
+
+        For the engine's per-node statements: no ORM session, identity
+        map or unit of work around statements that need none of them.
+        """
+        with self.engine.begin() as conn:
+            yield conn
 
     def encrypt(self, value: str | None) -> tuple[str | None, str | None]:
         """Encrypt with this database's key (see :mod:`crypt`)."""

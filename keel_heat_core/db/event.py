@@ -23,7 +23,8 @@ import uuid as uuidlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Query, Session
 
 from keel_heat_core.db import _query, models, records
@@ -31,7 +32,10 @@ from keel_heat_core.db import resource_properties_data as rpd
 from keel_heat_core.db.database import Database, retry_on_db_error
 from keel_heat_core.db.scope import Scope
 
-_COLUMNS = frozenset(models.Event.__table__.columns.keys())
+_TABLE = models.table_of(models.Event)
+_COLUMNS = frozenset(_TABLE.columns.keys())
+#: built once (it keeps its cache key); the values come as parameters
+_INSERT = insert(_TABLE)
 
 #: API sort keys of events and their columns.
 SORT_KEYS = {"event_time": "created_at", "resource_type": "resource_type"}
@@ -82,6 +86,27 @@ def _prepare(values: Mapping[str, Any]) -> models.Event:
     reason = row.resource_status_reason
     row.resource_status_reason = (reason or "")[:255]
     return row
+
+
+def insert_in_connection(
+    conn: Connection, events: Sequence[Mapping[str, Any]]
+) -> list[str]:
+    """Insert events inside the caller's Core transaction (no purge);
+    their uuids."""
+    rows = []
+    for values in events:
+        unknown = set(values) - _COLUMNS
+        if unknown:
+            raise ValueError(f"Unknown event columns: {sorted(unknown)}")
+        row = dict(values)
+        row["uuid"] = row.get("uuid") or str(uuidlib.uuid4())
+        row["resource_status_reason"] = (
+            row.get("resource_status_reason") or ""
+        )[:255]
+        rows.append(row)
+    for row in rows:
+        conn.execute(_INSERT, row)
+    return [str(row["uuid"]) for row in rows]
 
 
 def _purge(session: Session, stack_id: str, batch: int) -> None:

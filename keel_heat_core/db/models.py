@@ -15,7 +15,7 @@ writes it explicitly (for stacks it drives timeouts).
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     Boolean,
@@ -26,6 +26,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     String,
+    Table,
     Text,
     Unicode,
 )
@@ -46,6 +47,11 @@ def utcnow() -> datetime.datetime:
 
 class Base(DeclarativeBase):
     """Declarative base of Heat's tables."""
+
+
+def table_of(model: type[Base]) -> Table:
+    """The Core table of a model (for statements that skip the ORM)."""
+    return cast(Table, model.__table__)
 
 
 _INNODB = {"mysql_engine": "InnoDB"}

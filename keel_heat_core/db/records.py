@@ -247,6 +247,23 @@ class SnapshotRecord:
 R = TypeVar("R")
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def from_mapping(cls: type[R], mapping: Any, **overrides: Any) -> R:
+    """Build record ``cls`` from a Core row's mapping (column keys).
+
+    :param overrides: values for fields that are not plain columns.
+    """
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+        _FIELDS[cls] = names
+    values = {n: mapping[n] for n in names if n in mapping}
+    values.update(overrides)
+    return cls(**values)
+
+
 def from_row(cls: type[R], row: Any, **overrides: Any) -> R:
     """Build record ``cls`` from an ORM row's attributes of the same name.
 

@@ -24,9 +24,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from oslo_db import exception as db_exc
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy import update as sa_update
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session
 
 from keel_heat_core.db import event as event_repo
 from keel_heat_core.db import exceptions, models, raw_template, records
@@ -34,9 +35,36 @@ from keel_heat_core.db import resource_properties_data as rpd
 from keel_heat_core.db.database import Database, retry_on_db_error
 from keel_heat_core.db.scope import ADMIN, Scope
 
-_COLUMNS = frozenset(models.Resource.__table__.columns.keys())
-_PROPS = aliased(models.ResourcePropertiesData, name="props")
-_ATTRS = aliased(models.ResourcePropertiesData, name="attrs")
+_TABLE = models.table_of(models.Resource)
+_RPD_TABLE = models.table_of(models.ResourcePropertiesData)
+_P = _RPD_TABLE.alias("p")
+_A = _RPD_TABLE.alias("a")
+_COLUMNS = frozenset(_TABLE.columns.keys())
+#: a row with its property and attribute data: Core, plain table columns
+#: (no ORM entity to load); the explicit left side of the joins stays (left
+#: to itself, the ORM once picked it among the selected entities and a
+#: worker failed every read with "Can't determine which FROM clause to
+#: join from", fault suite, PostgreSQL, under load)
+_SELECT = (
+    select(
+        _TABLE,
+        _P.c.data.label("p_data"),
+        _P.c.encrypted.label("p_encrypted"),
+        _A.c.data.label("a_data"),
+        _A.c.encrypted.label("a_encrypted"),
+    )
+    .select_from(_TABLE)
+    .outerjoin(_P, _TABLE.c.rsrc_prop_data_id == _P.c.id)
+    .outerjoin(_A, _TABLE.c.attr_data_id == _A.c.id)
+)
+# built once: a statement object keeps its cache key
+_INSERT_IDS = insert(_TABLE).returning(
+    _TABLE.c.id, sort_by_parameter_order=True
+)
+_GET_BY_ID = _SELECT.where(_TABLE.c.id == bindparam("id"))
+_GET_LOCK = select(
+    _TABLE.c.engine_id, _TABLE.c.atomic_key, _TABLE.c.current_template_id
+).where(_TABLE.c.id == bindparam("id"))
 
 
 def _check_columns(values: Mapping[str, Any]) -> None:
@@ -45,45 +73,9 @@ def _check_columns(values: Mapping[str, Any]) -> None:
         raise ValueError(f"Unknown resource columns: {sorted(unknown)}")
 
 
-def _select() -> Any:
-    res = models.Resource
-    return (
-        select(
-            res,
-            _PROPS.data,
-            _PROPS.encrypted,
-            _ATTRS.data,
-            _ATTRS.encrypted,
-        )
-        # explicit left side: left to itself, the ORM picks it among the
-        # selected entities, and a worker once failed every read with
-        # "Can't determine which FROM clause to join from" (fault suite,
-        # PostgreSQL, under load)
-        .select_from(res)
-        .outerjoin(_PROPS, res.rsrc_prop_data_id == _PROPS.id)
-        .outerjoin(_ATTRS, res.attr_data_id == _ATTRS.id)
-    )
-
-
-def _record(db: Database, row: Any) -> records.ResourceRecord:
-    res, p_data, p_enc, a_data, a_enc = row
-    if res.rsrc_prop_data_id is not None:
-        props = rpd.decode(db, p_data, p_enc)
-    else:
-        props = rpd.decode(
-            db, res.properties_data, res.properties_data_encrypted
-        )
-    return records.from_row(
-        records.ResourceRecord,
-        res,
-        properties_data=props,
-        attr_data=rpd.decode(db, a_data, a_enc),
-    )
-
-
 def _fetch(db: Database, stmt: Any) -> list[records.ResourceRecord]:
-    with db.transaction() as session:
-        return [_record(db, row) for row in session.execute(stmt)]
+    with db.connection() as conn:
+        return [_record(db, row) for row in conn.execute(stmt)]
 
 
 @retry_on_db_error
@@ -107,27 +99,53 @@ def create_many(
     """Insert resource rows in one transaction; their ids, in order."""
     for one in values:
         _check_columns(one)
-    with db.transaction() as session:
-        rows = [models.Resource(**one) for one in values]
-        session.add_all(rows)
-        session.flush()
-        return [row.id for row in rows]
+    if not values:
+        return []
+    # one executemany (Core): every row with the same keys
+    keys = set().union(*values)
+    rows = [{key: one.get(key) for key in keys} for one in values]
+    with db.connection() as conn:
+        result = conn.execute(_INSERT_IDS, rows)
+        return [int(new_id) for new_id in result.scalars()]
+
+
+def _record(db: Database, row: Any) -> records.ResourceRecord:
+    m = row._mapping
+    if m["rsrc_prop_data_id"] is not None:
+        props = rpd.decode(db, m["p_data"], m["p_encrypted"])
+    else:
+        props = rpd.decode(
+            db, m["properties_data"], m["properties_data_encrypted"]
+        )
+    return records.from_mapping(
+        records.ResourceRecord,
+        m,
+        properties_data=props,
+        attr_data=rpd.decode(db, m["a_data"], m["a_encrypted"]),
+    )
 
 
 def get(db: Database, resource_id: int) -> records.ResourceRecord | None:
     """A resource by row id, or ``None``."""
-    rows = _fetch(db, _select().where(models.Resource.id == resource_id))
-    return rows[0] if rows else None
+    with db.connection() as conn:
+        return get_in(db, conn, resource_id)
+
+
+def get_in(
+    db: Database, conn: Connection, resource_id: int
+) -> records.ResourceRecord | None:
+    """:func:`get` inside the caller's Core transaction."""
+    row = conn.execute(_GET_BY_ID, {"id": resource_id}).first()
+    return None if row is None else _record(db, row)
 
 
 def get_by_name_and_stack(
     db: Database, name: str, stack_id: str
 ) -> records.ResourceRecord | None:
     """The resource of a stack with this name (the newest row)."""
-    res = models.Resource
+    res = _TABLE.c
     stmt = (
-        _select()
-        .where(res.name == name, res.stack_id == stack_id)
+        _SELECT.where(res.name == name, res.stack_id == stack_id)
         .order_by(res.id.desc())
         .limit(1)
     )
@@ -140,14 +158,12 @@ def get_by_physical_resource_id(
 ) -> list[records.ResourceRecord]:
     """Resources whose ``nova_instance`` is ``physical_id``, in stacks the
     scope can see."""
-    res, stack = models.Resource, models.Stack
-    stmt = (
-        _select()
-        .join(stack, stack.id == res.stack_id)
-        .where(res.nova_instance == physical_id)
+    res, stack = _TABLE.c, models.table_of(models.Stack)
+    stmt = _SELECT.join(stack, stack.c.id == res.stack_id).where(
+        res.nova_instance == physical_id
     )
     if not scope.is_admin:
-        stmt = stmt.where(stack.tenant == scope.project_id)
+        stmt = stmt.where(stack.c.tenant == scope.project_id)
     return _fetch(db, stmt.order_by(res.id))
 
 
@@ -158,8 +174,8 @@ def get_all_by_stack(
 
     :param filters: exact matches on columns; a list value means ``IN``.
     """
-    res = models.Resource
-    stmt = _select().where(res.stack_id == stack_id)
+    res = _TABLE.c
+    stmt = _SELECT.where(res.stack_id == stack_id)
     for key, value in (filters or {}).items():
         if key not in _COLUMNS:
             raise exceptions.Invalid(f"Unknown filter key {key!r}")
@@ -175,8 +191,8 @@ def get_all_active_by_stack(
     db: Database, stack_id: str
 ) -> list[records.ResourceRecord]:
     """Rows of a stack except ``DELETE_COMPLETE`` ones (one query)."""
-    res = models.Resource
-    stmt = _select().where(
+    res = _TABLE.c
+    stmt = _SELECT.where(
         res.stack_id == stack_id,
         ~((res.action == "DELETE") & (res.status == "COMPLETE")),
     )
@@ -187,9 +203,27 @@ def get_all_by_root_stack(
     db: Database, root_stack_id: str
 ) -> list[records.ResourceRecord]:
     """Every resource of a stack tree (one query)."""
-    res = models.Resource
-    stmt = _select().where(res.root_stack_id == root_stack_id)
+    res = _TABLE.c
+    stmt = _SELECT.where(res.root_stack_id == root_stack_id)
     return _fetch(db, stmt.order_by(res.id))
+
+
+def _cas_where(match_engine: bool, match_key: bool) -> Any:
+    col = _TABLE.c
+    return sa_update(_TABLE).where(
+        col.id == bindparam("cas_id"),
+        col.engine_id == bindparam("cas_engine")
+        if match_engine
+        else col.engine_id.is_(None),
+        col.atomic_key == bindparam("cas_key")
+        if match_key
+        else col.atomic_key.is_(None),
+    )
+
+
+#: the compare-and-swap statements, built once (they keep their cache
+#: key); the new column values come as execution parameters
+_CAS = {(e, k): _cas_where(e, k) for e in (False, True) for k in (False, True)}
 
 
 def _cas_statement(
@@ -197,26 +231,17 @@ def _cas_statement(
     values: Mapping[str, Any],
     atomic_key: int | None,
     expected_engine_id: str | None,
-) -> Any:
-    res = models.Resource
-    new_values = dict(values)
-    new_values["atomic_key"] = 1 if atomic_key is None else atomic_key + 1
-    engine_match = (
-        res.engine_id.is_(None)
-        if expected_engine_id is None
-        else res.engine_id == expected_engine_id
-    )
-    key_match = (
-        res.atomic_key.is_(None)
-        if atomic_key is None
-        else res.atomic_key == atomic_key
-    )
-    return (
-        sa_update(res)
-        .where(res.id == resource_id, engine_match, key_match)
-        .values(**new_values)
-        .execution_options(synchronize_session=False)
-    )
+) -> tuple[Any, dict[str, Any]]:
+    """The CAS statement and its parameters (see the module docstring)."""
+    params = dict(values)
+    params["atomic_key"] = 1 if atomic_key is None else atomic_key + 1
+    params["cas_id"] = resource_id
+    if expected_engine_id is not None:
+        params["cas_engine"] = expected_engine_id
+    if atomic_key is not None:
+        params["cas_key"] = atomic_key
+    stmt = _CAS[(expected_engine_id is not None, atomic_key is not None)]
+    return stmt, params
 
 
 def update_in_session(
@@ -228,8 +253,10 @@ def update_in_session(
 ) -> bool:
     """:func:`update` inside the caller's transaction."""
     _check_columns(values)
-    stmt = _cas_statement(resource_id, values, atomic_key, expected_engine_id)
-    return bool(session.execute(stmt).rowcount)  # type: ignore[attr-defined]
+    stmt, params = _cas_statement(
+        resource_id, values, atomic_key, expected_engine_id
+    )
+    return bool(session.execute(stmt, params).rowcount)  # type: ignore[attr-defined]
 
 
 @retry_on_db_error
@@ -245,10 +272,12 @@ def update(
     :returns: ``True`` when the row matched (the new ``atomic_key`` is then
         ``atomic_key + 1``, or 1 when it was ``None``).
     """
-    with db.transaction() as session:
-        return update_in_session(
-            session, resource_id, values, atomic_key, expected_engine_id
-        )
+    _check_columns(values)
+    stmt, params = _cas_statement(
+        resource_id, values, atomic_key, expected_engine_id
+    )
+    with db.connection() as conn:
+        return bool(conn.execute(stmt, params).rowcount)
 
 
 def get_lock(
@@ -256,13 +285,8 @@ def get_lock(
 ) -> tuple[str | None, int | None, int | None] | None:
     """``(engine_id, atomic_key, current_template_id)``, or ``None`` when
     the row is gone: the lock columns alone, without the row's data."""
-    res = models.Resource
-    with db.transaction() as session:
-        found = session.execute(
-            select(
-                res.engine_id, res.atomic_key, res.current_template_id
-            ).where(res.id == resource_id)
-        ).first()
+    with db.connection() as conn:
+        found = conn.execute(_GET_LOCK, {"id": resource_id}).first()
     return None if found is None else (found[0], found[1], found[2])
 
 
@@ -286,18 +310,21 @@ def update_with_properties(
     ``rsrc_prop_data_id``, the events (``event`` column values) inserted,
     and all of it rolled back when the compare-and-swap misses.
     """
+    _check_columns(values)
     try:
-        with db.transaction() as session:
+        with db.connection() as conn:
             columns = dict(values)
             if properties is not None:
-                row = rpd.create_in_session(db, session, properties, encrypted)
-                columns["rsrc_prop_data_id"] = row.id
-            if not update_in_session(
-                session, resource_id, columns, atomic_key, expected_engine_id
-            ):
+                columns["rsrc_prop_data_id"] = rpd.insert_in_connection(
+                    db, conn, properties, encrypted
+                )
+            stmt, params = _cas_statement(
+                resource_id, columns, atomic_key, expected_engine_id
+            )
+            if not conn.execute(stmt, params).rowcount:
                 raise _Missed()
             if events:
-                event_repo.add_in_session(session, events)
+                event_repo.insert_in_connection(conn, events)
     except _Missed:
         return False
     return True
@@ -309,14 +336,13 @@ def update_unconditional(
 ) -> bool:
     """Write values without touching the lock; ``True`` if the row exists."""
     _check_columns(values)
-    with db.transaction() as session:
-        result = session.execute(
-            sa_update(models.Resource)
-            .where(models.Resource.id == resource_id)
+    with db.connection() as conn:
+        result = conn.execute(
+            sa_update(_TABLE)
+            .where(_TABLE.c.id == resource_id)
             .values(**values)
-            .execution_options(synchronize_session=False)
         )
-        return bool(result.rowcount)  # type: ignore[attr-defined]
+        return bool(result.rowcount)
 
 
 def steal_lock(
@@ -473,6 +499,21 @@ def delete_resource(db: Database, resource_id: int) -> None:
     """Hard-delete one resource row (with its data and cached attributes)."""
     with db.transaction() as session:
         delete_in_session(session, [resource_id])
+
+
+#: rows per statement of :func:`delete_resources` (bound parameters)
+DELETE_BATCH = 500
+
+
+@retry_on_db_error
+def delete_resources(db: Database, resource_ids: Sequence[int]) -> None:
+    """:func:`delete_resource` of many rows, in one transaction."""
+    ids = list(resource_ids)
+    if not ids:
+        return
+    with db.transaction() as session:
+        for start in range(0, len(ids), DELETE_BATCH):
+            delete_in_session(session, ids[start : start + DELETE_BATCH])
 
 
 @retry_on_db_error

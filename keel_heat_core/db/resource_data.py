@@ -10,10 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sqlalchemy import delete as sa_delete
-from sqlalchemy import select
+from sqlalchemy import insert, select
+from sqlalchemy import update as sa_update
 
 from keel_heat_core.db import exceptions, models
 from keel_heat_core.db.database import Database, retry_on_db_error
+
+_TABLE = models.table_of(models.ResourceData)
 
 
 def _clear(db: Database, row: models.ResourceData) -> str | None:
@@ -75,19 +78,21 @@ def set_value(
 ) -> None:
     """Create or overwrite one key."""
     method, stored = db.encrypt(value) if redact else ("", value)
-    with db.transaction() as session:
-        row = session.scalars(
-            select(models.ResourceData).where(
-                models.ResourceData.resource_id == resource_id,
-                models.ResourceData.key == key,
+    values = {"redact": redact, "value": stored, "decrypt_method": method}
+    col = _TABLE.c
+    with db.connection() as conn:
+        # (Core statements: plugins write their data on every action)
+        result = conn.execute(
+            sa_update(_TABLE)
+            .where(col.resource_id == resource_id, col.key == key)
+            .values(**values)
+        )
+        if not result.rowcount:
+            conn.execute(
+                insert(_TABLE).values(
+                    resource_id=resource_id, key=key, **values
+                )
             )
-        ).first()
-        if row is None:
-            row = models.ResourceData(resource_id=resource_id, key=key)
-            session.add(row)
-        row.redact = redact
-        row.value = stored
-        row.decrypt_method = method
 
 
 @retry_on_db_error

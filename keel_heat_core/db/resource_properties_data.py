@@ -18,11 +18,17 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sqlalchemy import delete as sa_delete
+from sqlalchemy import insert
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from keel_heat_core import crypt
 from keel_heat_core.db import exceptions, models, records, tuple_keys
 from keel_heat_core.db.database import Database, retry_on_db_error
+
+_TABLE = models.table_of(models.ResourcePropertiesData)
+#: built once (it keeps its cache key); the values come as parameters
+_INSERT = insert(_TABLE)
 
 
 def decode(db: Database, data: Any, encrypted: bool | None) -> Any:
@@ -55,6 +61,21 @@ def create_in_session(
     session.add(row)
     session.flush()
     return row
+
+
+def insert_in_connection(
+    db: Database,
+    conn: Connection,
+    data: Mapping[Any, Any],
+    encrypted: bool = False,
+) -> int:
+    """Insert an rpd row inside the caller's Core transaction; its id."""
+    result = conn.execute(
+        _INSERT, {"data": encode(db, data, encrypted), "encrypted": encrypted}
+    )
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
 
 
 def _record(

@@ -27,9 +27,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Text, delete, func, or_, select, type_coerce
+from sqlalchemy import Text, bindparam, delete, func, or_, select, type_coerce
 from sqlalchemy import update as sa_update
-from sqlalchemy.orm import Query, Session, defer
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Query, Session
 
 from keel_heat_core.db import _query, exceptions, models, records
 from keel_heat_core.db.database import Database, retry_on_db_error
@@ -44,6 +45,15 @@ SORT_KEYS = {
     "creation_time": "created_at",
     "updated_time": "updated_at",
 }
+
+
+_TABLE = models.table_of(models.Stack)
+#: a live stack, every column but ``current_deps``, which comes as its
+#: stored text (built once: a statement object keeps its cache key)
+_RAW_DEPS_SELECT = select(
+    *(c for c in _TABLE.c if c.name != "current_deps"),
+    type_coerce(_TABLE.c.current_deps, Text).label("deps_text"),
+).where(_TABLE.c.id == bindparam("id"), _TABLE.c.deleted_at.is_(None))
 
 
 def _check_columns(values: Mapping[str, Any]) -> None:
@@ -164,20 +174,22 @@ def get_with_raw_deps(
     reads the stack for every node, and the graph of a big stack is most
     of the row).
     """
-    st = models.Stack
-    with db.transaction() as session:
-        found = session.execute(
-            select(st, type_coerce(st.current_deps, Text))
-            .options(defer(st.current_deps))
-            .where(st.id == stack_id, st.deleted_at.is_(None))
-        ).first()
-        if found is None:
-            return None
-        row, deps_text = found
-        rec = records.from_row(
-            records.StackRecord, row, tags=(), current_deps=None
-        )
-        return rec, deps_text
+    with db.connection() as conn:
+        return get_with_raw_deps_in(conn, stack_id)
+
+
+def get_with_raw_deps_in(
+    conn: Connection, stack_id: str
+) -> tuple[records.StackRecord, str | None] | None:
+    """:func:`get_with_raw_deps` inside the caller's Core transaction."""
+    found = conn.execute(_RAW_DEPS_SELECT, {"id": stack_id}).first()
+    if found is None:
+        return None
+    m = found._mapping
+    rec = records.from_mapping(
+        records.StackRecord, m, tags=(), current_deps=None
+    )
+    return rec, m["deps_text"]
 
 
 def get_by_name(

@@ -28,18 +28,26 @@ holds; writes always use the 3-element form.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from oslo_db import exception as db_exc
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy import update as sa_update
 
 from keel_heat_core.db import models, records, tuple_keys
 from keel_heat_core.db.database import Database, retry_on_db_error
 
+_TABLE = models.table_of(models.SyncPoint)
+#: one sync point by its key (built once: it keeps its cache key)
+_GET_ONE = select(_TABLE).where(
+    _TABLE.c.entity_id == bindparam("e"),
+    _TABLE.c.traversal_id == bindparam("t"),
+    _TABLE.c.is_update == bindparam("u"),
+)
 
-def _record(row: models.SyncPoint) -> records.SyncPointRecord:
+
+def _record(row: Any) -> records.SyncPointRecord:
     extra = row.extra_data
     if isinstance(extra, dict):
         extra = extra.get("extra_data", extra)
@@ -118,17 +126,17 @@ def list_by_traversal(
     :param stored: ``input_data`` in stored form, as :func:`get_stored`.
     """
     make = _stored_record if stored else _record
-    sp = models.SyncPoint
-    with db.transaction() as session:
-        rows = session.scalars(
-            select(sp)
-            .where(sp.stack_id == stack_id, sp.traversal_id == traversal_id)
-            .order_by(sp.entity_id, sp.is_update)
+    col = _TABLE.c
+    with db.connection() as conn:
+        rows = conn.execute(
+            select(_TABLE)
+            .where(col.stack_id == stack_id, col.traversal_id == traversal_id)
+            .order_by(col.entity_id, col.is_update)
         )
         return [make(r) for r in rows]
 
 
-def _stored_record(row: models.SyncPoint) -> records.SyncPointRecord:
+def _stored_record(row: Any) -> records.SyncPointRecord:
     extra = row.extra_data
     if isinstance(extra, dict):
         extra = extra.get("extra_data", extra)
@@ -157,11 +165,10 @@ def get_stored(
     merges and writes back with :func:`update_stored_input_data`, without
     decoding and re-encoding every entry of a busy row on each merge.
     """
-    with db.transaction() as session:
-        row = session.get(
-            models.SyncPoint, (str(entity_id), traversal_id, is_update)
-        )
-        return _stored_record(row) if row is not None else None
+    key = {"e": str(entity_id), "t": traversal_id, "u": is_update}
+    with db.connection() as conn:
+        row = conn.execute(_GET_ONE, key).first()
+    return _stored_record(row) if row is not None else None
 
 
 def get(
@@ -218,26 +225,80 @@ def update_stored_input_data(
     :param input_data: ``{"tuple:(...)": JSON value}`` as returned by
         :func:`get_stored` (plus the new entries), written as it is.
     """
-    sp = models.SyncPoint
+    stmt = _swap_statement(
+        entity_id, traversal_id, is_update, atomic_key, input_data, extra_data
+    )
+    with db.connection() as conn:
+        return bool(conn.execute(stmt).rowcount)
+
+
+def _swap_statement(
+    entity_id: str | int,
+    traversal_id: str,
+    is_update: bool,
+    atomic_key: int,
+    input_data: Mapping[str, Any],
+    extra_data: Mapping[str, Any] | None,
+) -> Any:
+    col = _TABLE.c
     values: dict[str, Any] = {
         "atomic_key": atomic_key + 1,
         "input_data": {"input_data": dict(input_data)},
     }
     if extra_data is not None:
         values["extra_data"] = {"extra_data": dict(extra_data)}
-    stmt = (
-        sa_update(sp)
+    return (
+        sa_update(_TABLE)
         .where(
-            sp.entity_id == str(entity_id),
-            sp.traversal_id == traversal_id,
-            sp.is_update == is_update,
-            sp.atomic_key == atomic_key,
+            col.entity_id == str(entity_id),
+            col.traversal_id == traversal_id,
+            col.is_update == is_update,
+            col.atomic_key == atomic_key,
         )
         .values(**values)
-        .execution_options(synchronize_session=False)
     )
-    with db.transaction() as session:
-        return bool(session.execute(stmt).rowcount)  # type: ignore[attr-defined]
+
+
+#: ``stored record -> (new stored input_data, new extra_data or None)``
+Plan = Callable[
+    [records.SyncPointRecord],
+    tuple[Mapping[str, Any], Mapping[str, Any] | None],
+]
+
+
+@retry_on_db_error
+def read_and_swap_stored(
+    db: Database,
+    entity_id: str | int,
+    traversal_id: str,
+    is_update: bool,
+    plan: Plan,
+) -> tuple[records.SyncPointRecord, bool] | None:
+    """:func:`get_stored`, then :func:`update_stored_input_data` of what
+    ``plan`` makes of the row, in one transaction.
+
+    The write is the same compare-and-swap on ``atomic_key``: a writer
+    that committed between the read and the write makes it miss.
+
+    :returns: ``None`` when the row does not exist, else the record read
+        and whether the swap matched.
+    """
+    key = {"e": str(entity_id), "t": traversal_id, "u": is_update}
+    with db.connection() as conn:
+        row = conn.execute(_GET_ONE, key).first()
+        if row is None:
+            return None
+        rec = _stored_record(row)
+        input_data, extra_data = plan(rec)
+        stmt = _swap_statement(
+            entity_id,
+            traversal_id,
+            is_update,
+            rec.atomic_key,
+            input_data,
+            extra_data,
+        )
+        return rec, bool(conn.execute(stmt).rowcount)
 
 
 @retry_on_db_error

@@ -169,6 +169,9 @@ class ResourceStore(Protocol):
     def delete_resource(self, resource_id: int) -> None:
         """Hard-delete a row."""
 
+    def delete_resources(self, resource_ids: Sequence[int]) -> None:
+        """Hard-delete rows, in one transaction."""
+
     def add_event(self, event: EventRecord) -> None:
         """Insert one event."""
 
@@ -178,6 +181,12 @@ class StackStore(Protocol):
 
     def get_stack(self, stack_id: str) -> StackRow | None:
         """One live stack row, or None."""
+
+    def get_resource_and_stack(
+        self, resource_id: int
+    ) -> tuple[ResourceRow | None, StackRow | None]:
+        """A resource row and its live stack, read together (one
+        transaction); ``(None, None)`` when the row is gone."""
 
     def list_in_progress(self) -> list[StackRow]:
         """Live stacks whose status is IN_PROGRESS (for resume)."""

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from keel_heat_core.convergence.store import SyncPointRow
+from keel_heat_core.convergence.store import SwapPlan, SyncPointRow
 from keel_heat_core.db import event as event_repo
 from keel_heat_core.db import exceptions as db_exceptions
 from keel_heat_core.db import raw_template as template_repo
@@ -81,12 +81,27 @@ class DbStackStore:
         self._lock = threading.Lock()
 
     def get_stack(self, stack_id: str) -> r.StackRow | None:
-        found = stack_repo.get_with_raw_deps(self.db, stack_id)
+        return self._stack(stack_repo.get_with_raw_deps(self.db, stack_id))
+
+    def get_resource_and_stack(
+        self, resource_id: int
+    ) -> tuple[r.ResourceRow | None, r.StackRow | None]:
+        # one transaction for the two reads every node starts with
+        with self.db.connection() as conn:
+            rec = resource_repo.get_in(self.db, conn, resource_id)
+            if rec is None:
+                return None, None
+            found = stack_repo.get_with_raw_deps_in(conn, rec.stack_id)
+        return resource_row(rec), self._stack(found)
+
+    def _stack(
+        self, found: tuple[records.StackRecord, str | None] | None
+    ) -> r.StackRow | None:
         if found is None:
             return None
         rec, text = found
         row = stack_row(rec)
-        row.current_deps = self._parsed_deps(stack_id, text)
+        row.current_deps = self._parsed_deps(rec.id, text)
         return row
 
     def _parsed_deps(self, stack_id: str, text: str | None) -> Any:
@@ -252,6 +267,9 @@ class DbResourceStore:
     def delete_resource(self, resource_id: int) -> None:
         resource_repo.delete_resource(self.db, resource_id)
 
+    def delete_resources(self, resource_ids: Sequence[int]) -> None:
+        resource_repo.delete_resources(self.db, resource_ids)
+
     def add_event(self, event: r.EventRecord) -> None:
         event_repo.create_many(self.db, [dataclasses.asdict(event)])
 
@@ -347,6 +365,23 @@ class DbSyncPointStore:
             input_data,
             extra_data,
         )
+
+    def read_and_swap(
+        self,
+        entity_id: str,
+        traversal_id: str,
+        is_update: bool,
+        plan: SwapPlan,
+    ) -> tuple[SyncPointRow, bool] | None:
+        def stored_plan(
+            rec: records.SyncPointRecord,
+        ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+            return plan(self._row(rec))
+
+        found = sync_repo.read_and_swap_stored(
+            self.db, entity_id, traversal_id, is_update, stored_plan
+        )
+        return None if found is None else (self._row(found[0]), found[1])
 
     def list_sync_points(
         self, stack_id: str, traversal_id: str

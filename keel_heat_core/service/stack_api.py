@@ -145,11 +145,20 @@ class StackAPI:
         # plugins validate with the caller's own session (constraints)
         ctxt = self.creds.request_context(ctxt)
         rpc = getattr(self.deps.plugins, "rpc", None)  # OS::Heat::Stack
+        allowed: set[str] = set()
+
+        def type_policy(name: str) -> None:
+            # once per type and request: a stack of N resources of one
+            # type is one policy check, not N
+            if name not in allowed:
+                self.types.enforce(ctxt, name)
+                allowed.add(name)
+
         StackValidator(
             parsed,
             lambda p: EngineStackFacade(row, p, ctxt, rpc=rpc),
             ctxt,
-            type_policy=lambda name: self.types.enforce(ctxt, name),
+            type_policy=type_policy,
         ).validate()
         return StoredTemplate(template, dict(params or {}), files, ident)
 

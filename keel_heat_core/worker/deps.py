@@ -131,6 +131,10 @@ class WorkerDeps:
     cache: TraversalCache = dataclasses.field(default_factory=TraversalCache)
     #: queues this engine's concurrent writes to one sync point
     combiner: SyncCombiner = dataclasses.field(default_factory=SyncCombiner)
+    #: a node runs one of the successors it fires itself, in its thread,
+    #: instead of casting it (a chain then needs no broker round trip per
+    #: node); False casts every successor
+    run_successor_here: bool = True
     stack_action_timeout: int = 3600
     poll_interval: float = 1.0
     clock: Callable[[], float] = time.monotonic

@@ -40,6 +40,15 @@ class Stores:
                 return None
             return copy.deepcopy(row)
 
+    def get_resource_and_stack(
+        self, resource_id: int
+    ) -> tuple[r.ResourceRow | None, r.StackRow | None]:
+        with self.lock:
+            row = self.get_resource(resource_id)
+            if row is None:
+                return None, None
+            return row, self.get_stack(row.stack_id)
+
     def list_in_progress(self) -> list[r.StackRow]:
         with self.lock:
             return [
@@ -110,6 +119,11 @@ class Stores:
     def delete_resource(self, resource_id: int) -> None:
         with self.lock:
             self.resources.pop(resource_id, None)
+
+    def delete_resources(self, resource_ids: Sequence[int]) -> None:
+        with self.lock:
+            for resource_id in resource_ids:
+                self.resources.pop(resource_id, None)
 
     def add_event(self, event: r.EventRecord) -> None:
         with self.lock:
@@ -278,9 +292,17 @@ class Alive:
 
 
 class Harness:
-    """A stack, a bus and N engines, all in memory."""
+    """A stack, a bus and N engines, all in memory.
 
-    def __init__(self, engines: int = 2, seed: int = 0) -> None:
+    :param successor_here: a node runs a successor it fires itself
+        (``WorkerDeps.run_successor_here``); off by default, so that every
+        node travels through the bus, where a test can lose or reorder it.
+    """
+
+    def __init__(
+        self, engines: int = 2, seed: int = 0, successor_here: bool = False
+    ) -> None:
+        self.successor_here = successor_here
         self.stores = Stores()
         self.sync_points = MemorySyncPointStore()
         self.templates = Templates()
@@ -303,6 +325,7 @@ class Harness:
             ),
             caster=self.bus,
             liveness=self.alive,
+            run_successor_here=self.successor_here,
             poll_interval=0.0,
             now=lambda: NOW,
             sleep=lambda s: None,

@@ -5,6 +5,7 @@ import datetime
 import pytest
 
 from keel_heat_core.worker.resume import Resumer
+from tests.unit.worker import fakes
 from tests.unit.worker.fakes import Harness
 
 CHAIN = {
@@ -216,3 +217,77 @@ def test_unlocked_node_running_here_is_not_re_cast() -> None:
     assert len(resumer.run_once()) == 1
     h.run()
     assert h.state(sid) == "CREATE_COMPLETE"
+
+
+LINE = {
+    "a": {"properties": {"value": "1"}},
+    "b": {"properties": {"value": "2"}, "depends_on": ["a"]},
+    "c": {"properties": {"value": "3"}, "depends_on": ["b"]},
+    "d": {"properties": {"value": "4"}, "depends_on": ["c"]},
+}
+
+
+class _Died(BaseException):
+    """The engine process dies in the middle of a node."""
+
+
+def test_a_chain_runs_in_the_thread_of_its_first_cast() -> None:
+    h = Harness(successor_here=True)
+    sid = h.new_stack(LINE)
+    ctxt, args, kwargs = h.bus.pop()
+    assert not h.bus.queue
+    h.workers[0](ctxt, *args, **kwargs)
+    # every successor ran here: nothing was cast
+    assert not h.bus.queue
+    assert h.state(sid) == "CREATE_COMPLETE"
+    assert [n for op, n in h.cloud.calls if op == "create"] == list("abcd")
+    assert all(x.engine_id is None for x in h.rows(sid).values())
+
+
+def test_a_fan_out_keeps_one_successor_and_casts_the_others() -> None:
+    h = Harness(successor_here=True)
+    sid = h.new_stack(CHAIN)  # a -> b -> c, a -> d
+    ctxt, args, kwargs = h.bus.pop()
+    h.workers[0](ctxt, *args, **kwargs)
+    assert len(h.bus.queue) == 1  # b or c, the other ran here
+    h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    assert sorted(n for op, n in h.cloud.calls if op == "create") == list(
+        "abcd"
+    )
+
+
+def test_an_engine_dying_inside_a_kept_successor_is_resumed() -> None:
+    """The node kept instead of cast dies with its engine, its row locked:
+    like a lost cast, the resume pass of another engine re-drives it."""
+    h = Harness(successor_here=True)
+    sid = h.new_stack(LINE)
+    real = fakes.TestResource.handle_create
+
+    def dies_at_c(self: fakes.TestResource) -> str:
+        if self.name == "c":
+            raise _Died()
+        return real(self)
+
+    fakes.TestResource.handle_create = dies_at_c  # type: ignore[method-assign]
+    try:
+        ctxt, args, kwargs = h.bus.pop()
+        with pytest.raises(_Died):
+            h.workers[0](ctxt, *args, **kwargs)
+    finally:
+        fakes.TestResource.handle_create = real  # type: ignore[method-assign]
+    assert not h.bus.queue  # b ran here too and c was never cast
+    assert not h.workers[0].working_on(h.rows(sid)["c"].id)
+    locked = h.rows(sid)["c"]
+    assert (locked.engine_id, locked.status) == ("engine-0", "IN_PROGRESS")
+    h.alive.dead.add("engine-0")
+    resumer = Resumer(h.workers[1].deps)
+    for _ in range(5):
+        if h.state(sid) == "CREATE_COMPLETE":
+            break
+        resumer.run_once()
+        h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    names = sorted(x.name for x in h.stores.get_resources(sid))
+    assert names == list("abcd")
+    assert [n for op, n in h.cloud.calls if op == "create"].count("a") == 1
