@@ -10,6 +10,9 @@
   engine;
 * :mod:`.generic_resources` - Heat's generic test resource types;
 * :mod:`.schema_compare` - compares resource-type views with Heat's;
+* :mod:`.cloud` - the real database, engines and native API in the test
+  process (noauth or behind a real Keystone), with HTTP, CLI and wait
+  helpers (:mod:`.cloud_setup`, :mod:`.cloud_http`);
 * :mod:`.plugin` - pytest fixtures over all of these.
 
 See ``docs/writing-a-pack.md``.

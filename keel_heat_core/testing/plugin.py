@@ -8,11 +8,16 @@ or load the module as a plugin (``-p keel_heat_core.testing.plugin``).
 Fixtures: ``heat_context`` (a fake request context), ``heat_stack`` (a
 fake stack facade), ``engine_rpc`` (the in-memory engine RPC client of that
 stack), ``resource_driver`` (runs lifecycle actions like the engine) and
-``generic_resources`` (Heat's generic test types by registry name) and
-``fake_keystone`` (stack-domain Keystone and heat endpoint fakes).
+``generic_resources`` (Heat's generic test types by registry name),
+``fake_keystone`` (stack-domain Keystone and heat endpoint fakes) and
+``heat_cloud`` (the real engine and native API in the test process, see
+:mod:`keel_heat_core.testing.cloud`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -26,10 +31,17 @@ from keel_heat_core.testing.fake_rpc import FakeEngineRPC
 from keel_heat_core.testing.fakes import FakeContext, FakeStack
 from keel_heat_core.testing.generic_resources import GENERIC_RESOURCES
 
+if TYPE_CHECKING:
+    from keel_heat_core.testing.cloud import InProcessCloud
+
+#: The project of the ``heat_cloud`` fixture's APIs.
+CLOUD_PROJECT = "test-project"
+
 __all__ = [
     "engine_rpc",
     "fake_keystone",
     "generic_resources",
+    "heat_cloud",
     "heat_context",
     "heat_stack",
     "resource_driver",
@@ -72,3 +84,26 @@ def resource_driver(heat_stack: FakeStack) -> ResourceDriver:
 def generic_resources() -> dict[str, type[Resource]]:
     """Heat's generic test resource classes by registry name."""
     return dict(GENERIC_RESOURCES)
+
+
+@pytest.fixture(scope="module")
+def heat_cloud(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[InProcessCloud]:
+    """The real engine and native API of this test module, on SQLite.
+
+    Two noauth APIs serve project :data:`CLOUD_PROJECT`: ``admin`` (the
+    default of the request helpers, roles admin, member and reader) and
+    ``member`` (member and reader). Every installed pack is loaded.
+    """
+    # imported here: the engine and the API are heavy for unit tests
+    from keel_heat_core.testing.cloud import InProcessCloud, NoauthAPI
+
+    with InProcessCloud(
+        tmp_path_factory.mktemp("heat_cloud"),
+        apis={
+            "admin": NoauthAPI(CLOUD_PROJECT, ("admin", "member", "reader")),
+            "member": NoauthAPI(CLOUD_PROJECT),
+        },
+    ) as cloud:
+        yield cloud

@@ -36,14 +36,15 @@ from keel_heat_core import conf as keel_conf
 from keel_heat_core.context import RequestContext
 from keel_heat_core.migrations import runner
 from keel_heat_core.rpc.client import ALLOWED_EXMODS, EngineClient
+from keel_heat_core.testing import cloud_http, cloud_setup
+from keel_heat_core.testing.cloud_setup import (
+    ADMIN_URLS,
+    KEY,
+    kill_mariadb_connections,
+)
 
-KEY = "0123456789abcdef0123456789abcdef"
 RABBIT_URL = "rabbit://guest:guest@127.0.0.1:5672/{vhost}"
 AMQP_URL = "amqp://guest:guest@127.0.0.1:5672/{vhost}"
-ADMIN_URLS = {
-    "mariadb": "mysql+pymysql://root@127.0.0.1:3306/",
-    "postgresql": "postgresql+psycopg2://postgres@127.0.0.1:5432/postgres",
-}
 ENGINE_BIN = pathlib.Path(sys.executable).with_name("keel-heat-engine")
 
 #: seconds between two heartbeats of an engine (``periodic_interval``,
@@ -90,56 +91,17 @@ heartbeat_timeout_threshold = 10
 """
 
 
-@contextlib.contextmanager
 def scratch_database(
     backend: str, admin_url: str | None = None
-) -> Iterator[str]:
+) -> contextlib.AbstractContextManager[str]:
     """An empty database named ``keel_flt_<random>``; dropped after.
 
     :param admin_url: the server (a superuser URL); by default the shared
         server of ``backend`` (:data:`ADMIN_URLS`).
     """
-    name = f"keel_flt_{uuid.uuid4().hex[:12]}"
-    admin_url = admin_url or ADMIN_URLS[backend]
-    # no pool: the server may have been restarted since the CREATE
-    admin = sa.create_engine(
-        admin_url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool
+    return cloud_setup.scratch_database(
+        backend, prefix="keel_flt_", admin_url=admin_url
     )
-    server = sa.engine.make_url(admin_url)
-    if backend == "mariadb":
-        url = server.set(
-            database=name, query={"charset": "utf8mb4"}
-        ).render_as_string(hide_password=False)
-        create = f"CREATE DATABASE {name} CHARACTER SET utf8mb4"
-        drop = f"DROP DATABASE IF EXISTS {name}"
-    else:
-        url = server.set(database=name).render_as_string(hide_password=False)
-        create = f"CREATE DATABASE {name}"
-        drop = f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"
-    with admin.connect() as conn:
-        conn.execute(sa.text(create))
-    try:
-        yield url
-    finally:
-        with admin.connect() as conn:
-            if backend == "mariadb":
-                kill_mariadb_connections(conn, name)
-            conn.execute(sa.text(drop))
-        admin.dispose()
-
-
-def kill_mariadb_connections(conn: Any, name: str) -> int:
-    """``KILL`` every MariaDB connection to database ``name``."""
-    ids = conn.execute(
-        sa.text("SELECT id FROM information_schema.processlist WHERE db = :n"),
-        {"n": name},
-    ).scalars()
-    count = 0
-    for ident in list(ids):
-        with contextlib.suppress(sa.exc.DBAPIError):
-            conn.execute(sa.text(f"KILL {int(ident)}"))
-            count += 1
-    return count
 
 
 def _rabbitmqctl(*args: str) -> subprocess.CompletedProcess[str]:
@@ -180,16 +142,7 @@ def wait_for(
     predicate: Callable[[], Any], timeout: float, what: str = ""
 ) -> Any:
     """Poll ``predicate`` until it is true; fail after ``timeout`` s."""
-    end = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < end:
-        last = predicate()
-        if last:
-            return last
-        time.sleep(0.1)
-    raise AssertionError(
-        f"timed out ({timeout}s) waiting for {what}: {last!r}"
-    )
+    return cloud_http.wait_for(predicate, timeout, what, interval=0.1)
 
 
 def _descendants(pid: int) -> list[int]:

@@ -27,6 +27,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 RABBIT_BIN = "/usr/lib/rabbitmq/bin"
 
@@ -97,6 +98,19 @@ def _scratch_dir(prefix: str, owner: str | None) -> pathlib.Path:
 
 def _as_root() -> bool:
     return os.geteuid() == 0
+
+
+def _quiet(cmd: list[str], timeout: float, **kwargs: Any) -> None:
+    """Run ``cmd`` to its end with its output discarded; raise if it
+    fails (``kwargs`` go to :func:`subprocess.run`)."""
+    subprocess.run(
+        cmd,
+        check=True,
+        timeout=timeout,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        **kwargs,
+    )
 
 
 class PrivateServer:
@@ -223,14 +237,11 @@ class PrivateRabbit(PrivateServer):
         return done.stdout
 
     def _launch(self) -> None:
-        subprocess.run(
+        _quiet(
             [f"{RABBIT_BIN}/rabbitmq-server", "-detached"],
+            60,
             env=self.env,
             cwd=self.home,
-            check=True,
-            timeout=60,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
         )
 
     def _halt(self) -> None:
@@ -240,19 +251,36 @@ class PrivateRabbit(PrivateServer):
         shutil.rmtree(self.home, ignore_errors=True)
 
 
-class PrivatePostgres(PrivateServer):
+class _DataDirServer(PrivateServer):
+    """A server whose files live in a scratch directory of its own
+    (``dir``, the data in ``dir/data``), run as the system user
+    ``owner`` when the tests run as root."""
+
+    owner = ""
+    prefix = "keel-flt-"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.user = self.owner if _as_root() else None
+        self.dir = _scratch_dir(self.prefix, self.user)
+        self.data = self.dir / "data"
+
+    def _remove(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class PrivatePostgres(_DataDirServer):
     """A PostgreSQL cluster (``initdb`` in a scratch directory), trust
     authentication for ``postgres`` on 127.0.0.1; run as the
     ``postgres`` user when the tests run as root."""
 
     name = "PostgreSQL"
+    owner = "postgres"
+    prefix = "keel-flt-pg-"
 
     def __init__(self) -> None:
         super().__init__()
         self.bin = _pg_bin()
-        self.user = "postgres" if _as_root() else None
-        self.dir = _scratch_dir("keel-flt-pg-", self.user)
-        self.data = self.dir / "data"
         self._run(
             "initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust",
             "--no-sync", "-E", "UTF8",
@@ -262,13 +290,7 @@ class PrivatePostgres(PrivateServer):
         cmd = [f"{self.bin}/{tool}", *args]
         if self.user is not None:
             cmd = ["runuser", "-u", self.user, "--", *cmd]
-        subprocess.run(
-            cmd,
-            check=True,
-            timeout=120,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        _quiet(cmd, 120)
 
     @property
     def url(self) -> str:
@@ -288,22 +310,18 @@ class PrivatePostgres(PrivateServer):
     def _halt(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
 
-    def _remove(self) -> None:
-        shutil.rmtree(self.dir, ignore_errors=True)
 
-
-class PrivateMariaDB(PrivateServer):
+class PrivateMariaDB(_DataDirServer):
     """A MariaDB server (``mariadb-install-db`` in a scratch directory),
     ``root`` without a password; run as ``mysql`` when the tests run as
     root."""
 
     name = "MariaDB"
+    owner = "mysql"
+    prefix = "keel-flt-maria-"
 
     def __init__(self) -> None:
         super().__init__()
-        self.user = "mysql" if _as_root() else None
-        self.dir = _scratch_dir("keel-flt-maria-", self.user)
-        self.data = self.dir / "data"
         self.socket = self.dir / "mysqld.sock"
         self.proc: subprocess.Popen[bytes] | None = None
         cmd = [
@@ -314,13 +332,7 @@ class PrivateMariaDB(PrivateServer):
         ]
         if self.user is not None:
             cmd.append(f"--user={self.user}")
-        subprocess.run(
-            cmd,
-            check=True,
-            timeout=180,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        _quiet(cmd, 180)
 
     @property
     def url(self) -> str:
@@ -362,9 +374,6 @@ class PrivateMariaDB(PrivateServer):
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait(timeout=10)
-
-    def _remove(self) -> None:
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 @contextlib.contextmanager

@@ -6,15 +6,14 @@ it in its noauth form, exactly as the README says.
 """
 
 import json
-import os
 import pathlib
-import subprocess
 import sys
 import urllib.error
 import urllib.request
 
 import pytest
 
+from keel_heat_core.testing.cloud import run_openstack
 from tests.functional import embedded_stubs
 
 BIN = pathlib.Path(sys.executable).parent
@@ -41,21 +40,8 @@ def project(server) -> str:
 
 
 def openstack(server, *args: str) -> str:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OS_")}
-    result = subprocess.run(
-        [
-            str(BIN / "openstack"),
-            "--os-auth-type",
-            "none",
-            "--os-endpoint",
-            f"{server.native_url}/v1/{project(server)}",
-            *args,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        stdin=subprocess.DEVNULL,
+    result = run_openstack(
+        f"{server.native_url}/v1/{project(server)}", *args, check=False
     )
     assert result.returncode == 0, result.stderr + server.output()
     return result.stdout

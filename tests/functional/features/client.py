@@ -23,19 +23,14 @@ class Stacks:
     ) -> str:
         """POST /stacks; returns ``<name>/<id>``."""
         name = f"{prefix}-{uuid.uuid4().hex[:8]}"
-        status, body = self.cloud.request(
-            "POST",
-            "/stacks",
-            {
-                "stack_name": name,
-                "template": template,
-                "environment": env or {},
-                "files": files or {},
-                "disable_rollback": True,
-            },
+        stack_id = self.cloud.create(
+            name,
+            template,
+            environment=env or {},
+            files=files or {},
+            disable_rollback=True,
         )
-        assert status == 201, body
-        return f"{name}/{body['stack']['id']}"
+        return f"{name}/{stack_id}"
 
     def update(
         self,
@@ -61,25 +56,13 @@ class Stacks:
         assert status == 204, body
 
     def show(self, ident: str) -> dict[str, Any]:
-        status, body = self.cloud.request("GET", f"/stacks/{ident}")
-        assert status == 200, body
-        return dict(body["stack"])
+        return self.cloud.stack(ident)
 
     def status(self, ident: str) -> str:
         return str(self.show(ident)["stack_status"])
 
     def wait_status(self, ident: str, state: str) -> dict[str, Any]:
-        def reached() -> dict[str, Any] | None:
-            shown = self.show(ident)
-            if shown["stack_status"] == state:
-                return shown
-            assert not shown["stack_status"].endswith("FAILED") or (
-                state.endswith("FAILED")
-            ), shown["stack_status_reason"]
-            return None
-
-        found: dict[str, Any] = wait_for(reached, what=f"{ident} {state}")
-        return found
+        return self.cloud.wait_state(ident, state, timeout=60)
 
     def resource(self, ident: str, name: str) -> dict[str, Any]:
         status, body = self.cloud.request(

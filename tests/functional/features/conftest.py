@@ -13,8 +13,5 @@ from tests.functional.software.harness import Cloud
 
 @pytest.fixture(scope="module")
 def cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cloud]:
-    running = Cloud(tmp_path_factory.mktemp("hooks"))
-    try:
+    with Cloud(tmp_path_factory.mktemp("hooks")) as running:
         yield running
-    finally:
-        running.close()

@@ -9,7 +9,6 @@ checks Keystone after each step.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,15 +31,6 @@ TYPES = (
     "UserRoleAssignment",
     "GroupRoleAssignment",
 )
-
-
-@pytest.fixture
-def conn(keystone: KeystoneServer) -> Iterator[connection.Connection]:
-    found = connection.Connection(
-        session=keystone.admin_session(), region_name="RegionOne"
-    )
-    yield found
-    found.close()
 
 
 def _template(
@@ -112,8 +102,28 @@ def _template(
 
 
 def _ids(cloud: KeystoneCloud, user: Any, stack_id: str) -> dict[str, str]:
-    stack = cloud.stack(user, stack_id)
-    return {o["output_key"]: o["output_value"] for o in stack["outputs"]}
+    return cloud.outputs(user, stack_id)
+
+
+def _created(
+    cloud: KeystoneCloud, user: Any, name: str, template: dict[str, Any]
+) -> tuple[str, dict[str, str]]:
+    """Create a stack as ``user`` and wait; its id and output ids."""
+    stack_id = cloud.create(user, name, template, timeout_mins=5)
+    cloud.wait_state(user, stack_id, ("CREATE_COMPLETE",))
+    return stack_id, _ids(cloud, user, stack_id)
+
+
+def _updated(
+    cloud: KeystoneCloud, user: Any, stack_id: str, template: dict[str, Any]
+) -> dict[str, str]:
+    """Update a stack as ``user`` and wait; its output ids."""
+    status, body = cloud.request(
+        user, "PUT", cloud.path(stack_id), {"template": template}
+    )
+    assert status == 202, body
+    cloud.wait_state(user, stack_id, ("UPDATE_COMPLETE",))
+    return _ids(cloud, user, stack_id)
 
 
 def _assigned(conn: connection.Connection, **scope: str) -> set[str]:
@@ -169,26 +179,18 @@ def test_every_keystone_type_through_the_engine(
 ) -> None:
     admin = keystone.admin
     tag = uuid.uuid4().hex[:8]
-    stack_id = cloud.create(
-        admin, f"ksall-{tag}", _template(tag, "first"), timeout_mins=5
+    stack_id, first = _created(
+        cloud, admin, f"ksall-{tag}", _template(tag, "first")
     )
-    cloud.wait_state(admin, stack_id, ("CREATE_COMPLETE",))
-    first = _ids(cloud, admin, stack_id)
     assert first["region"] == f"reg-{tag}-a"
     _check(conn, first, tag, "first")
 
     # descriptions, the endpoint URL and the password change in place; a
     # region's id cannot change, so the region is replaced and the
     # endpoint moves to the new one in place
-    status, body = cloud.request(
-        admin,
-        "PUT",
-        cloud.path(stack_id),
-        {"template": _template(tag, "second", region="b")},
+    second = _updated(
+        cloud, admin, stack_id, _template(tag, "second", region="b")
     )
-    assert status == 202, body
-    cloud.wait_state(admin, stack_id, ("UPDATE_COMPLETE",))
-    second = _ids(cloud, admin, stack_id)
     kept = {k for k in first if k != "region"}
     assert {k: second[k] for k in kept} == {k: first[k] for k in kept}
     assert second["region"] == f"reg-{tag}-b"
@@ -215,21 +217,13 @@ def test_role_assignments_follow_a_replaced_role(
 ) -> None:
     admin = keystone.admin
     tag = uuid.uuid4().hex[:8]
-    stack_id = cloud.create(
-        admin, f"ksrole-{tag}", _template(tag, "first"), timeout_mins=5
+    stack_id, first = _created(
+        cloud, admin, f"ksrole-{tag}", _template(tag, "first")
     )
-    cloud.wait_state(admin, stack_id, ("CREATE_COMPLETE",))
-    first = _ids(cloud, admin, stack_id)
     # a role's domain cannot change: the role is replaced
-    status, body = cloud.request(
-        admin,
-        "PUT",
-        cloud.path(stack_id),
-        {"template": _template(tag, "first", role_domain=True)},
+    second = _updated(
+        cloud, admin, stack_id, _template(tag, "first", role_domain=True)
     )
-    assert status == 202, body
-    cloud.wait_state(admin, stack_id, ("UPDATE_COMPLETE",))
-    second = _ids(cloud, admin, stack_id)
     try:
         assert second["role"] != first["role"]
         _check(conn, second, tag, "first")

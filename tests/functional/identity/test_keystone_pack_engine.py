@@ -9,7 +9,6 @@ Keystone with openstacksdk. A member may not use the admin-only types.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,15 +18,6 @@ from keel_heat_core.testing.keystone import KeystoneServer
 from tests.functional.identity.harness import KeystoneCloud
 
 pytestmark = pytest.mark.keystone
-
-
-@pytest.fixture
-def conn(keystone: KeystoneServer) -> Iterator[connection.Connection]:
-    found = connection.Connection(
-        session=keystone.admin_session(), region_name="RegionOne"
-    )
-    yield found
-    found.close()
 
 
 def _template(
@@ -57,8 +47,7 @@ def _template(
 
 
 def _outputs(cloud: KeystoneCloud, user: Any, stack_id: str) -> dict[str, Any]:
-    stack = cloud.stack(user, stack_id)
-    return {o["output_key"]: o["output_value"] for o in stack["outputs"]}
+    return cloud.outputs(user, stack_id)
 
 
 def test_admin_creates_updates_and_deletes_keystone_objects(

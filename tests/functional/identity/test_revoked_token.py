@@ -124,8 +124,7 @@ def probe_type() -> Iterator[None]:
 
 
 def _outputs(cloud: KeystoneCloud, user: Any, stack_id: str) -> dict[str, Any]:
-    stack = cloud.stack(user, stack_id)
-    return {o["output_key"]: o["output_value"] for o in stack["outputs"]}
+    return cloud.outputs(user, stack_id)
 
 
 def _stack_users(keystone: KeystoneServer) -> list[dict[str, Any]]:

@@ -8,20 +8,15 @@ venv's ``openstack`` against it over real HTTP.
 from __future__ import annotations
 
 import json
-import os
-import pathlib
 import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
+from keel_heat_core.testing import cloud as kit
+from keel_heat_core.testing.cloud import BIN
 from tests.functional import embedded_stubs
-
-BIN = pathlib.Path(sys.executable).parent
 
 
 class Cloud:
@@ -38,28 +33,9 @@ class Cloud:
     def run(
         self, *args: str, check: bool = True
     ) -> subprocess.CompletedProcess[str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("OS_")}
-        result = subprocess.run(
-            [
-                str(BIN / "openstack"),
-                "--os-auth-type",
-                "none",
-                "--os-endpoint",
-                self.endpoint,
-                *args,
-            ],
-            capture_output=True,
-            text=True,
-            timeout=180,
-            env=env,
-            stdin=subprocess.DEVNULL,
+        return kit.run_openstack(
+            self.endpoint, *args, check=check, timeout=180
         )
-        if check:
-            assert result.returncode == 0, (
-                f"openstack {' '.join(args)}:\n{result.stdout}\n"
-                f"{result.stderr}"
-            )
-        return result
 
     def osc(self, *args: str) -> str:
         """The command's standard output (it must succeed)."""
@@ -84,20 +60,7 @@ class Cloud:
         self, method: str, path: str, body: Any = None
     ) -> tuple[int, Any]:
         """A raw request to the native API (for exact response shapes)."""
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(
-            self.endpoint + path,
-            data=data,
-            method=method,
-            headers={"Content-Type": "application/json"},
-        )
-        try:
-            with urllib.request.urlopen(req, timeout=60) as resp:
-                raw = resp.read()
-                return resp.status, json.loads(raw) if raw else None
-        except urllib.error.HTTPError as err:
-            raw = err.read()
-            return err.code, json.loads(raw) if raw else None
+        return kit.json_request(self.endpoint + path, method, body)
 
     def stack(self, name: str) -> dict[str, Any]:
         return dict(self.json("stack", "show", name))
@@ -106,37 +69,20 @@ class Cloud:
         self, name: str, *wanted: str, timeout: float = 120
     ) -> dict[str, Any]:
         """Poll ``stack show`` until the stack's status is one of
-        ``wanted`` (or fail with the last one seen)."""
-        return wait_for(
-            lambda: _if_status(self.stack(name), wanted),
-            timeout=timeout,
-            what=f"{name} in {wanted}",
-        )
+        ``wanted`` (or fail on a failed one not wanted)."""
 
+        def reached() -> dict[str, Any] | None:
+            shown = self.stack(name)
+            return shown if kit.state_reached(shown, wanted) else None
 
-def _if_status(shown: dict[str, Any], wanted: tuple[str, ...]) -> Any:
-    if shown["stack_status"] in wanted:
-        return shown
-    if shown["stack_status"].endswith("_FAILED") and not any(
-        w.endswith("_FAILED") for w in wanted
-    ):
-        raise AssertionError(
-            f"{shown['stack_status']}: {shown['stack_status_reason']}"
-        )
-    return None
+        return wait_for(reached, timeout=timeout, what=f"{name} in {wanted}")
 
 
 def wait_for(
     probe: Callable[[], Any], timeout: float = 120, what: str = "condition"
 ) -> Any:
     """``probe()``'s first true answer, polled every 0.5 s."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = probe()
-        if found:
-            return found
-        time.sleep(0.5)
-    raise AssertionError(f"timed out waiting for {what}")
+    return kit.wait_for(probe, timeout, what, interval=0.5)
 
 
 @pytest.fixture(scope="module")

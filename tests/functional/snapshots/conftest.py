@@ -12,8 +12,5 @@ from tests.functional.snapshots.harness import SnapshotCloud
 
 @pytest.fixture(scope="module")
 def cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SnapshotCloud]:
-    running = SnapshotCloud(tmp_path_factory.mktemp("snp"))
-    try:
+    with SnapshotCloud(tmp_path_factory.mktemp("snp")) as running:
         yield running
-    finally:
-        running.close()

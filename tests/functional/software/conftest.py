@@ -17,11 +17,8 @@ PROJECT = PROJECTS[0]
 
 @pytest.fixture(scope="module")
 def cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cloud]:
-    running = Cloud(tmp_path_factory.mktemp("soft"))
-    try:
+    with Cloud(tmp_path_factory.mktemp("soft")) as running:
         yield running
-    finally:
-        running.close()
 
 
 @pytest.fixture(scope="module")

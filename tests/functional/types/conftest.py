@@ -12,8 +12,5 @@ from tests.functional.types.harness import Cloud
 
 @pytest.fixture(scope="module")
 def cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cloud]:
-    running = Cloud(tmp_path_factory.mktemp("types"))
-    try:
+    with Cloud(tmp_path_factory.mktemp("types")) as running:
         yield running
-    finally:
-        running.close()
