@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import pathlib
+import subprocess
 import tempfile
 import threading
 import uuid
@@ -191,3 +192,43 @@ def _ini(options: Mapping[tuple[str, str], str]) -> str:
         f"[{group}]\n" + "\n".join(lines) + "\n"
         for group, lines in groups.items()
     )
+
+
+def rabbitmqctl(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``rabbitmqctl -q ARGS`` on the local broker (no exception on a
+    non-zero exit: the caller checks ``returncode``)."""
+    return subprocess.run(
+        ["rabbitmqctl", "-q", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+
+@contextlib.contextmanager
+def private_vhost(prefix: str = "keel_tst_") -> Iterator[str]:
+    """A RabbitMQ virtual host of our own (``<prefix><random>``), for the
+    ``guest`` user, deleted afterwards.
+
+    oslo.messaging names a topic's queue after the topic alone
+    (``engine``, ``engine_worker``) whatever the exchange, so two clouds
+    on one virtual host share queues and take each other's messages:
+    every test cloud on RabbitMQ needs a virtual host of its own.
+
+    :raises AssertionError: when the virtual host cannot be made.
+    """
+    name = f"{prefix}{uuid.uuid4().hex[:10]}"
+    made = rabbitmqctl("add_vhost", name)
+    assert made.returncode == 0, f"rabbitmqctl add_vhost: {made.stderr}"
+    try:
+        rabbitmqctl("set_permissions", "-p", name, "guest", ".*", ".*", ".*")
+        yield name
+    finally:
+        rabbitmqctl("delete_vhost", name)
+
+
+def rabbit_url(vhost: str, scheme: str = "rabbit") -> str:
+    """The local broker's URL for ``vhost`` (``rabbit://`` for
+    oslo.messaging, ``amqp://`` for kombu)."""
+    return f"{scheme}://guest:guest@127.0.0.1:5672/{vhost}"

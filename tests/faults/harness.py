@@ -24,7 +24,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import kombu
@@ -105,37 +105,13 @@ def scratch_database(
 
 
 def _rabbitmqctl(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["rabbitmqctl", "-q", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    return cloud_setup.rabbitmqctl(*args)
 
 
-@contextlib.contextmanager
-def private_vhost() -> Iterator[str]:
-    """A RabbitMQ vhost of our own (``keel_flt_<random>``), deleted after.
-
-    oslo.messaging names a topic's queue after the topic alone
-    (``engine_worker``), whatever the exchange: two deployments on one
-    vhost share queues, so messages of a killed test would be delivered
-    to other tests' engines. A private vhost isolates the suite; when it
-    cannot be created (no ``rabbitmqctl``), the default vhost is used.
-    """
-    name = f"keel_flt_{uuid.uuid4().hex[:10]}"
-    try:
-        made = _rabbitmqctl("add_vhost", name).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        made = False
-    if made:
-        _rabbitmqctl("set_permissions", "-p", name, "guest", ".*", ".*", ".*")
-    try:
-        yield name if made else ""
-    finally:
-        if made:
-            _rabbitmqctl("delete_vhost", name)
+def private_vhost() -> contextlib.AbstractContextManager[str]:
+    """A RabbitMQ vhost of our own (``keel_flt_<random>``), deleted after
+    (:func:`keel_heat_core.testing.cloud_setup.private_vhost`)."""
+    return cloud_setup.private_vhost("keel_flt_")
 
 
 def wait_for(

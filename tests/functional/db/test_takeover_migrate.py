@@ -32,11 +32,11 @@ from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.db import stack_lock
 from keel_heat_core.plugin_api.physical_name import physical_resource_name
 from keel_heat_core.rpc.client import EngineClient
+from keel_heat_core.testing import cloud_setup
 from tests.functional.engine.stacks import Cloud, scratch_database, wait_for
 
 pytestmark = [pytest.mark.rabbit, pytest.mark.slow]
 
-RABBIT = "rabbit://guest:guest@127.0.0.1:5672/"
 PROJECT = "project-1"
 DEAD_ENGINE = "e0000000-0000-4000-8000-0000000000dd"
 NOW = "2026-03-01 12:00:00"
@@ -234,10 +234,12 @@ def _write_legacy(cloud: Cloud) -> dict[str, str]:
     ]
 )
 def cloud(
-    request: pytest.FixtureRequest, tmp_path: pathlib.Path
+    request: pytest.FixtureRequest, tmp_path: pathlib.Path, rabbit_vhost: str
 ) -> Iterator[Cloud]:
     with scratch_database(request.param, tmp_path) as url:
-        running = Cloud(url, transport_url=RABBIT, engines=2)
+        running = Cloud(
+            url, transport_url=cloud_setup.rabbit_url(rabbit_vhost), engines=2
+        )
         try:
             yield running
         finally:
@@ -248,7 +250,7 @@ def _manage(cloud: Cloud, tmp: pathlib.Path, *argv: str) -> int:
     conf_file = tmp / "manage.conf"
     conf_file.write_text(
         "[DEFAULT]\n"
-        f"transport_url = {RABBIT}\n"
+        f"transport_url = {cloud.conf.transport_url}\n"
         f"control_exchange = {cloud.conf.control_exchange}\n"
         "[database]\n"
         f"connection = {cloud.conf.database.connection}\n"

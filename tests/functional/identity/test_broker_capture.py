@@ -33,13 +33,12 @@ import pytest
 
 from keel_heat_core.service.db_backend import DatabaseBackend
 from keel_heat_core.service.engine import EngineService
+from keel_heat_core.testing import cloud_setup
 from keel_heat_core.testing.keystone import KeystoneServer
 from tests.functional.identity.harness import KeystoneCloud, wait_for
 
 pytestmark = [pytest.mark.keystone, pytest.mark.rabbit, pytest.mark.slow]
 
-RABBIT = "rabbit://guest:guest@127.0.0.1:5672/"
-AMQP = "amqp://guest:guest@127.0.0.1:5672//"
 TOPICS = ("engine", "engine_worker", "heat-engine-listener")
 
 
@@ -103,9 +102,9 @@ class PublishHook:
 class Tap:
     """A queue bound to the control exchange and the fanout exchanges."""
 
-    def __init__(self, exchange: str) -> None:
+    def __init__(self, exchange: str, vhost: str) -> None:
         self.exchange = exchange
-        self.conn = kombu.Connection(AMQP)
+        self.conn = kombu.Connection(cloud_setup.rabbit_url(vhost, "amqp"))
         channel = self.conn.channel()
         self.queue = kombu.Queue(
             f"{exchange}_tap", channel=channel, auto_delete=False
@@ -153,15 +152,18 @@ def hook(monkeypatch: pytest.MonkeyPatch) -> PublishHook:
 
 @pytest.fixture
 def rabbit_cloud(
-    keystone: KeystoneServer, tmp_path: pathlib.Path, hook: PublishHook
+    keystone: KeystoneServer,
+    tmp_path: pathlib.Path,
+    hook: PublishHook,
+    rabbit_vhost: str,
 ) -> Iterator[tuple[KeystoneCloud, Tap, EngineService]]:
     exchange = f"keel_cap_{uuid.uuid4().hex[:10]}"
-    tap = Tap(exchange)
+    tap = Tap(exchange, rabbit_vhost)
     cloud = KeystoneCloud(
         keystone,
         tmp_path,
         {
-            ("DEFAULT", "transport_url"): RABBIT,
+            ("DEFAULT", "transport_url"): cloud_setup.rabbit_url(rabbit_vhost),
             ("DEFAULT", "control_exchange"): exchange,
             ("oslo_messaging_notifications", "driver"): "messagingv2",
         },
