@@ -138,22 +138,13 @@ def wheels(tmp_path_factory) -> dict[str, pathlib.Path]:
     write_pack(src / "a", "keel-heat-pack-dupa", ["OS::Dup::Thing"])
     write_pack(src / "b", "keel-heat-pack-dupb", ["OS::Dup::Thing"])
     write_pack(src / "c", "keel-heat-pack-demo", ["OS::Demo::Thing"])
-    out = tmp_path_factory.mktemp("wheels")
-    check(
-        sys.executable,
-        "-m",
-        "pip",
-        "wheel",
-        "-q",
-        "--no-deps",
-        "-w",
-        out,
+    found = build_wheels(
+        tmp_path_factory.mktemp("wheels"),
         ROOT,
         src / "a",
         src / "b",
         src / "c",
     )
-    found = {w.name.split("-")[0]: w for w in out.glob("*.whl")}
     assert set(found) == {
         "keel_heat_core",
         "keel_heat_pack_dupa",
@@ -161,6 +152,18 @@ def wheels(tmp_path_factory) -> dict[str, pathlib.Path]:
         "keel_heat_pack_demo",
     }
     return found
+
+
+def build_wheels(
+    out: pathlib.Path, *projects: pathlib.Path
+) -> dict[str, pathlib.Path]:
+    """Wheels of ``projects`` (no dependencies) in ``out``, by the
+    distribution's module name."""
+    check(
+        sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", out,
+        *projects,
+    )  # fmt: skip
+    return {w.name.split("-")[0]: w for w in out.glob("*.whl")}
 
 
 def fresh_venv(where: pathlib.Path, deps: pathlib.Path) -> pathlib.Path:
@@ -283,19 +286,9 @@ resources:
 @pytest.fixture(scope="module")
 def service_wheels(tmp_path_factory) -> dict[str, pathlib.Path]:
     """Wheels of the API and of the Keystone client plugin and pack."""
-    out = tmp_path_factory.mktemp("service-wheels")
-    check(
-        sys.executable,
-        "-m",
-        "pip",
-        "wheel",
-        "-q",
-        "--no-deps",
-        "-w",
-        out,
-        *SERVICE_PROJECTS,
+    return build_wheels(
+        tmp_path_factory.mktemp("service-wheels"), *SERVICE_PROJECTS
     )
-    return {w.name.split("-")[0]: w for w in out.glob("*.whl")}
 
 
 @contextlib.contextmanager
