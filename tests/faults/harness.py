@@ -27,7 +27,6 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-import kombu
 import oslo_messaging
 import sqlalchemy as sa
 from oslo_config import cfg
@@ -43,8 +42,6 @@ from keel_heat_core.testing.cloud_setup import (
     kill_mariadb_connections,
 )
 
-RABBIT_URL = "rabbit://guest:guest@127.0.0.1:5672/{vhost}"
-AMQP_URL = "amqp://guest:guest@127.0.0.1:5672/{vhost}"
 ENGINE_BIN = pathlib.Path(sys.executable).with_name("keel-heat-engine")
 
 #: seconds between two heartbeats of an engine (``periodic_interval``,
@@ -189,7 +186,7 @@ class FaultCloud:
         self,
         url: str,
         tmp: pathlib.Path,
-        vhost: str = "",
+        vhost: str,
         transport_url: str | None = None,
         admin_url: str | None = None,
         extra_config: str = "",
@@ -197,8 +194,6 @@ class FaultCloud:
         self.url = url
         self.vhost = vhost
         self.admin_url = admin_url
-        #: a private broker goes away with everything in it
-        self.own_broker = transport_url is not None
         self.tmp = tmp
         self.exchange = f"keel_flt_{uuid.uuid4().hex[:10]}"
         self.db = sa.create_engine(url, pool_pre_ping=True)
@@ -206,7 +201,7 @@ class FaultCloud:
         self.config = tmp / "keel-heat.conf"
         self.config.write_text(
             CONFIG.format(
-                transport_url=transport_url or RABBIT_URL.format(vhost=vhost),
+                transport_url=transport_url or cloud_setup.rabbit_url(vhost),
                 exchange=self.exchange,
                 interval=PERIODIC_INTERVAL,
                 resume=RESUME_INTERVAL,
@@ -386,31 +381,11 @@ class FaultCloud:
     def close_amqp_connections(self) -> None:
         """Close every AMQP connection of this cloud's processes (its
         engines and the test's client) and nobody else's: all of the
-        private vhost's, or those whose name carries an engine's pid."""
-        if self.vhost:
-            done = _rabbitmqctl(
-                "close_all_connections", "--vhost", self.vhost, "fault test"
-            )
-            assert done.returncode == 0, done.stderr
-            return
-        pids = {str(p) for e in self.engines for p in e.pids()}
-        listed = _rabbitmqctl("list_connections", "pid", "client_properties")
-        closers = []
-        for line in listed.stdout.splitlines():
-            conn_pid, _, props = line.partition("\t")
-            marker = props.split('{"connection_name","', 1)[-1]
-            parts = marker.split(":")
-            if len(parts) > 2 and parts[1] in pids:
-                closers.append(
-                    subprocess.Popen(
-                        ["rabbitmqctl", "-q", "close_connection", conn_pid,
-                         "fault test"],
-                        stdout=subprocess.DEVNULL,
-                        stderr=subprocess.DEVNULL,
-                    )
-                )  # fmt: skip
-        for closer in closers:
-            closer.wait(timeout=60)
+        private vhost's."""
+        done = _rabbitmqctl(
+            "close_all_connections", "--vhost", self.vhost, "fault test"
+        )
+        assert done.returncode == 0, done.stderr
 
     def kill_db_connections(self) -> int:
         """Terminate every server connection to the scratch database."""
@@ -441,17 +416,9 @@ class FaultCloud:
     # -- teardown -------------------------------------------------------
 
     def close(self) -> None:
-        """Stop every engine, the client, and delete the exchanges."""
+        """Stop every engine and the client (the exchanges go with the
+        private vhost)."""
         for engine in self.engines:
             engine.kill()
         self.transport.cleanup()
         self.db.dispose()
-        if self.vhost or self.own_broker:
-            return  # the vhost goes with everything in it
-        with kombu.Connection(AMQP_URL.format(vhost="")) as conn:
-            channel = conn.channel()
-            for exch in (self.exchange, f"{self.exchange}_fanout"):
-                try:
-                    channel.exchange_delete(exch)
-                except Exception:
-                    channel = conn.channel()
