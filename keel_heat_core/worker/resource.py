@@ -278,7 +278,8 @@ class ConvergenceResource:
         if self.needs_replace(old_type):
             raise UpdateReplace(self.name)
         new_requires = sorted(set(requires), reverse=True)
-        prop_diff = self._prop_diff(old_properties)
+        before = self._before_properties(old_properties)
+        prop_diff = self._prop_diff(old_properties, before)
         if not prop_diff:
             self.keep(template_id, requires)
             return False
@@ -297,7 +298,6 @@ class ConvergenceResource:
         # are in prop_diff and the definition (handle_update may switch
         # to them, as Heat's own types do).
         after_props = getattr(self.plugin, "properties", None)
-        before = self._before_properties(old_properties)
         if before is not None:
             self.plugin.properties = before
         try:
@@ -355,7 +355,9 @@ class ConvergenceResource:
         self._run(action, (), deadline, cancel, {}, interval, locking=False)
 
     def _prop_diff(
-        self, old_properties: Mapping[str, Any] | None
+        self,
+        old_properties: Mapping[str, Any] | None,
+        before: props_mod.Properties | None,
     ) -> dict[str, Any]:
         """Changed properties, checked against what may change in place.
 
@@ -363,12 +365,13 @@ class ConvergenceResource:
         ``update_allowed``, ``needs_replace_with_prop_diff``); a bare
         plugin object may change ``update_allowed_properties`` only.
 
+        :param before: the stored values as the plugin's Properties
+            (:meth:`_before_properties`; None for a bare plugin object).
         :raises UpdateReplace: a change needs a replacement.
         :raises ResourceActionFailed: a change is not allowed at all.
         """
         decide = getattr(self.plugin, "update_template_diff_properties", None)
-        if decide is not None:
-            before = self._before_properties(old_properties)
+        if decide is not None and before is not None:
             try:
                 return dict(decide(self.plugin.properties, before))
             except Exception as exc:
