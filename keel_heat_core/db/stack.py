@@ -232,12 +232,17 @@ def get_all_by_owner_id(
         return _records(session, rows)
 
 
-def get_all_by_root(db: Database, root_id: str) -> list[records.StackRecord]:
-    """Every live stack below ``root_id`` (one query per nesting level)."""
+def get_all_by_root(
+    db: Database, root_id: str, max_depth: int | None = None
+) -> list[records.StackRecord]:
+    """Every live stack below ``root_id`` (one query per nesting level),
+    or only the first ``max_depth`` levels."""
     found: list[records.StackRecord] = []
     level = [root_id]
+    depth = 0
     with db.transaction() as session:
-        while level:
+        while level and (max_depth is None or depth < max_depth):
+            depth += 1
             rows = session.scalars(
                 select(models.Stack).where(
                     models.Stack.owner_id.in_(level),

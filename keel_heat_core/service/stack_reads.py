@@ -284,16 +284,9 @@ class StackReads:
         stack = self.api.load(ctxt, stack_identity)
         depth = int(kwargs.get("nested_depth") or 0)
         stacks = {stack.id: stack}
-        level = [stack]
-        for _ in range(depth):  # as in Heat, not capped
-            level = [
-                db_stores.stack_row(rec)
-                for parent in level
-                for rec in stack_repo.get_all_by_owner_id(
-                    self.api.db, parent.id
-                )
-            ]
-            stacks.update((child.id, child) for child in level)
+        if depth:  # as in Heat, not capped
+            nested = stack_repo.get_all_by_root(self.api.db, stack.id, depth)
+            stacks.update((rec.id, db_stores.stack_row(rec)) for rec in nested)
         recs = event_repo.list_by_stack(
             self.api.db,
             list(stacks),

@@ -156,5 +156,6 @@ def test_nested_lookups(db: Database) -> None:
         child.id,
         grandchild.id,
     }
+    assert [s.id for s in stack.get_all_by_root(db, root.id, 1)] == [child.id]
     builders.new_resource(db, child, root_stack_id=root.id)
     assert stack.count_total_resources(db, root.id) == 1
