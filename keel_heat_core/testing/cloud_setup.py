@@ -21,6 +21,7 @@ from oslo_config import cfg
 
 from keel_heat_core import conf as keel_conf
 from keel_heat_core.db.database import Database
+from keel_heat_core.template import environment
 
 #: ``auth_encryption_key`` of every test cloud (32 characters).
 KEY = "0123456789abcdef0123456789abcdef"
@@ -232,3 +233,18 @@ def rabbit_url(vhost: str, scheme: str = "rabbit") -> str:
     """The local broker's URL for ``vhost`` (``rabbit://`` for
     oslo.messaging, ``amqp://`` for kombu)."""
     return f"{scheme}://guest:guest@127.0.0.1:5672/{vhost}"
+
+
+@contextlib.contextmanager
+def registered_types(types: Mapping[str, Any]) -> Iterator[None]:
+    """The engine's global environment with ``{type name: class}`` added
+    (test resource types), the previous one back afterwards."""
+    before = environment.global_env()
+    env = environment.build_global_env()
+    for name, cls in types.items():
+        env.register_class(name, cls)
+    environment.set_global_env(env)
+    try:
+        yield
+    finally:
+        environment.set_global_env(before)

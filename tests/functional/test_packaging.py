@@ -264,18 +264,12 @@ SERVICE_PROJECTS = (
     ROOT / "client_plugins" / "keystone",
     ROOT / "resource_packs" / "keystone",
 )
-KEYSTONE_TYPES = {
-    "OS::Keystone::Domain",
-    "OS::Keystone::Endpoint",
-    "OS::Keystone::Group",
-    "OS::Keystone::GroupRoleAssignment",
-    "OS::Keystone::Project",
-    "OS::Keystone::Region",
-    "OS::Keystone::Role",
-    "OS::Keystone::Service",
-    "OS::Keystone::User",
-    "OS::Keystone::UserRoleAssignment",
-}
+#: the types the Keystone pack's wheel declares (its entry points)
+KEYSTONE_TYPES = set(
+    tomllib.loads((SERVICE_PROJECTS[2] / "pyproject.toml").read_text())[
+        "project"
+    ]["entry-points"]["keel_heat.resources"]
+)
 REGION_TEMPLATE = """heat_template_version: 2018-08-31
 resources:
   region:

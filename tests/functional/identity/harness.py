@@ -17,9 +17,32 @@ from typing import Any
 from keel_heat_core.testing import cloud as kit
 from keel_heat_core.testing.keystone import Credentials, KeystoneServer
 
-__all__ = ["KEY", "KeystoneCloud", "wait_for"]
+__all__ = ["KEY", "SCALING", "KeystoneCloud", "wait_for"]
 
 KEY = kit.KEY
+
+
+#: a group of OS::Heat::None that a signal on ``up`` grows by one (the
+#: policy and its stack user, a trust-using pair of resources)
+SCALING: dict[str, Any] = {
+    "group": {
+        "type": "OS::Heat::AutoScalingGroup",
+        "properties": {
+            "min_size": 1,
+            "max_size": 3,
+            "resource": {"type": "OS::Heat::None"},
+        },
+    },
+    "up": {
+        "type": "OS::Heat::ScalingPolicy",
+        "properties": {
+            "adjustment_type": "change_in_capacity",
+            "auto_scaling_group_id": {"get_resource": "group"},
+            "scaling_adjustment": 1,
+            "cooldown": 0,
+        },
+    },
+}
 
 
 class KeystoneCloud(kit.InProcessCloud):

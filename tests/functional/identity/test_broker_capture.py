@@ -35,7 +35,7 @@ from keel_heat_core.service.db_backend import DatabaseBackend
 from keel_heat_core.service.engine import EngineService
 from keel_heat_core.testing import cloud_setup
 from keel_heat_core.testing.keystone import KeystoneServer
-from tests.functional.identity.harness import KeystoneCloud, wait_for
+from tests.functional.identity.harness import SCALING, KeystoneCloud, wait_for
 
 pytestmark = [pytest.mark.keystone, pytest.mark.rabbit, pytest.mark.slow]
 
@@ -46,23 +46,7 @@ def _template(value: str) -> dict[str, Any]:
     return {
         "heat_template_version": "2018-08-31",
         "resources": {
-            "group": {
-                "type": "OS::Heat::AutoScalingGroup",
-                "properties": {
-                    "min_size": 1,
-                    "max_size": 3,
-                    "resource": {"type": "OS::Heat::None"},
-                },
-            },
-            "up": {
-                "type": "OS::Heat::ScalingPolicy",
-                "properties": {
-                    "adjustment_type": "change_in_capacity",
-                    "auto_scaling_group_id": {"get_resource": "group"},
-                    "scaling_adjustment": 1,
-                    "cooldown": 0,
-                },
-            },
+            **SCALING,
             "test": {
                 "type": "OS::Heat::TestResource",
                 "properties": {"value": value},

@@ -24,9 +24,9 @@ from keel_heat_core.db import user_creds as creds_repo
 from keel_heat_core.plugin_api import attributes
 from keel_heat_core.plugin_api import properties as props
 from keel_heat_core.plugin_api.resource import Resource
-from keel_heat_core.template import environment
+from keel_heat_core.testing import cloud_setup
 from keel_heat_core.testing.keystone import KeystoneServer
-from tests.functional.identity.harness import KeystoneCloud, wait_for
+from tests.functional.identity.harness import SCALING, KeystoneCloud, wait_for
 
 pytestmark = pytest.mark.keystone
 
@@ -77,23 +77,7 @@ def _template(generation: int) -> dict[str, Any]:
     return {
         "heat_template_version": "2018-08-31",
         "resources": {
-            "group": {
-                "type": "OS::Heat::AutoScalingGroup",
-                "properties": {
-                    "min_size": 1,
-                    "max_size": 3,
-                    "resource": {"type": "OS::Heat::None"},
-                },
-            },
-            "up": {
-                "type": "OS::Heat::ScalingPolicy",
-                "properties": {
-                    "adjustment_type": "change_in_capacity",
-                    "auto_scaling_group_id": {"get_resource": "group"},
-                    "scaling_adjustment": 1,
-                    "cooldown": 0,
-                },
-            },
+            **SCALING,
             "probe": {
                 "type": PROBE,
                 "properties": {"generation": generation},
@@ -113,14 +97,8 @@ def _template(generation: int) -> dict[str, Any]:
 def probe_type() -> Iterator[None]:
     """The probe type in the engine's global environment, for this
     module only."""
-    before = environment.global_env()
-    env = environment.build_global_env()
-    env.register_class(PROBE, TrustProbe)
-    environment.set_global_env(env)
-    try:
+    with cloud_setup.registered_types({PROBE: TrustProbe}):
         yield
-    finally:
-        environment.set_global_env(before)
 
 
 def _outputs(cloud: KeystoneCloud, user: Any, stack_id: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import pytest
 from keel_heat_core.plugin_api import attributes
 from keel_heat_core.plugin_api import properties as props
 from keel_heat_core.plugin_api.resource import Resource
-from keel_heat_core.template import environment
+from keel_heat_core.testing import cloud_setup
 from tests.functional.snapshots.harness import SnapshotCloud
 from tests.functional.software.harness import wait_for
 
@@ -79,14 +79,8 @@ def _template(value: str) -> dict[str, Any]:
 @pytest.fixture
 def probe_type(cloud: SnapshotCloud) -> Iterator[None]:
     """The probe type in the engine's global environment, for one test."""
-    before = environment.global_env()
-    env = environment.build_global_env()
-    env.register_class(PROBE, Restorable)
-    environment.set_global_env(env)
-    try:
+    with cloud_setup.registered_types({PROBE: Restorable}):
         yield
-    finally:
-        environment.set_global_env(before)
 
 
 def _resource(cloud: SnapshotCloud, path: str, name: str) -> dict[str, Any]:
