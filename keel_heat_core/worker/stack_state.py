@@ -103,12 +103,14 @@ def mark_complete(
     # traversal deleted still in place (Heat purges just after).
     purge_deleted_rows(deps, stack.id)
     _traversal_end(deps, ctxt, stack, traversal, r.COMPLETE, reason)
-    if not set_state(deps, ctxt, stack, traversal, r.COMPLETE, reason):
-        return False
+    # one write: nobody reads DELETE_COMPLETE on a row not yet deleted
     values: dict[str, Any] = {"prev_raw_template_id": None}
     if stack.action == r.DELETE:
         values["deleted_at"] = deps.now()
-    deps.stacks.update_stack(stack.id, traversal, values)
+    if not set_state(
+        deps, ctxt, stack, traversal, r.COMPLETE, reason, **values
+    ):
+        return False
     deps.sync_points.delete_sync_points(stack.id, traversal)
     LOG.info("Stack %s %s complete", stack.id, stack.action)
     return True
