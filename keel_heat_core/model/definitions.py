@@ -18,6 +18,7 @@ from keel_heat_core.template import versions
 from keel_heat_core.template.environment import Environment
 from keel_heat_core.template.parameters import make_parameters
 from keel_heat_core.template.protocols import PendingStackView, StackView
+from keel_heat_core.template.rsrc_defn import DefinitionDiff
 from keel_heat_core.template.stack_definition import StackDefinition
 
 
@@ -114,6 +115,28 @@ class TemplateResource:
     def referenced_attributes(self) -> set[Any]:
         """Attributes of this resource used elsewhere (for node data)."""
         return self.stored.dep_attrs(self.name)
+
+    @property
+    def template_definition(self) -> Any:
+        """The template's ResourceDefinition, its functions reading no
+        stack (what an update compares, old against new)."""
+        return self.stored._pending.resource_definitions()[self.name]
+
+    def template_diff(
+        self, before: Any, properties_changed: bool
+    ) -> DefinitionDiff | None:
+        """What an update from ``before`` (this resource's definition in
+        the template it has now) changes: the plugin's ``tmpl_diff``.
+
+        :param properties_changed: what the engine found comparing the
+            stored property values with the new ones.
+        """
+        old = getattr(before, "template_definition", None)
+        if old is None:
+            return None
+        return DefinitionDiff(
+            old, self.template_definition, properties_changed
+        )
 
     @property
     def description(self) -> str:

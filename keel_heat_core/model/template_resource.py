@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from keel_heat_core import exception
 from keel_heat_core.plugin_api import attributes, properties
 from keel_heat_core.plugin_api.stack_resource import StackResource
 
 #: The output that, when a nested template has it, is the reference id.
 STACK_ID_OUTPUT = "OS::stack_id"
+#: ``get_attr`` names that read a resource of the child stack.
+MEMBER_PREFIX = "resource."
 
 
 class TemplateResource(StackResource):
@@ -73,10 +76,43 @@ class TemplateResource(StackResource):
         )
 
     def get_attribute(self, key: str, *path: Any) -> Any:
+        if key.startswith(MEMBER_PREFIX):
+            return self._member_attribute(key, path)
         if key == STACK_ID_OUTPUT and key not in self.attributes_schema:
             return self.resource_id
         output = self.get_output(key)
         return attributes.select_from_attribute(output, path)
+
+    def FnGetAtt(self, key: str, *path: Any) -> Any:  # noqa: N802 - Heat
+        if self.action == self.INIT and key.startswith(MEMBER_PREFIX):
+            return None
+        return super().FnGetAtt(key, *path)
+
+    def _member_attribute(self, key: str, path: tuple[Any, ...]) -> Any:
+        """``resource.<name>`` (the member's reference) and
+        ``resource.<name>.<attr>`` followed along ``path``: a resource
+        of the child stack, read by this engine (a resource show with
+        that attribute)."""
+        if self.resource_id is None:
+            return None
+        name, *attr = key.split(".", 2)[1:]
+        attr_path = [*attr, *path]
+        identity = self.nested_identifier()
+        if identity is None:
+            return None
+        engine = self.rpc_client()
+        try:
+            if not attr_path:
+                return engine.resource_reference(self.context, identity, name)
+            shown = engine.describe_stack_resource(
+                self.context, identity, name, with_attr=[str(attr_path[0])]
+            )
+        except exception.ResourceNotFound as exc:
+            raise exception.NotFound(
+                f"Member '{name}' not found in group resource '{self.name}'."
+            ) from exc
+        value = (shown.get("attributes") or {}).get(str(attr_path[0]))
+        return attributes.select_from_attribute(value, attr_path[1:])
 
     def get_reference_id(self) -> str:
         if self.resource_id is not None and (

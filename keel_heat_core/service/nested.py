@@ -129,5 +129,25 @@ class LocalEngineRPC(LocalSoftwareRPC):
     def get_template(self, ctxt: Any, stack_identity: Any) -> Any:
         return self._reads.get_template(ctxt, stack_identity)
 
+    def describe_stack_resource(
+        self,
+        ctxt: Any,
+        stack_identity: Any,
+        resource_name: str,
+        with_attr: Any = None,
+    ) -> Any:
+        return self._reads.describe_stack_resource(
+            ctxt, stack_identity, resource_name, with_attr=with_attr or None
+        )
+
+    def resource_reference(
+        self, ctxt: Any, stack_identity: Any, resource_name: str
+    ) -> str | None:
+        """The reference id of a resource of a child stack (what a
+        template resource's ``resource.<name>`` answers)."""
+        return self._reads.resource_reference(
+            ctxt, stack_identity, resource_name
+        )
+
     def identify_stack(self, ctxt: Any, stack_name: str) -> Any:
         return self._reads.identify_stack(ctxt, stack_name)

@@ -263,6 +263,23 @@ class StackReads:
             stack_name=_stack_name(stack_identity),
         )
 
+    def resource_reference(
+        self, ctxt: Any, stack_identity: Any, resource_name: str
+    ) -> str | None:
+        """``get_resource`` of one resource of a stack, as its outputs
+        would resolve it.
+
+        :raises ResourceNotFound: when the stack has no such resource.
+        """
+        stack = self.api.load(ctxt, stack_identity)
+        stored = self.api.stored(stack)
+        if resource_name not in stored:
+            raise exception.ResourceNotFound(
+                resource_name=resource_name,
+                stack_name=_stack_name(stack_identity),
+            )
+        return RowsView(self.api, stack, stored).reference_id(resource_name)
+
     def resource_metadata(
         self, stack_id: str, resource_name: str
     ) -> dict[str, Any]:

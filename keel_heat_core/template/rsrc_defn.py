@@ -288,10 +288,96 @@ class ResourceDefinition:
             other.render_hot(),
         )
 
+    def __sub__(self, before: object) -> DefinitionDiff:
+        if not isinstance(before, ResourceDefinition):
+            return NotImplemented
+        return DefinitionDiff(before, self)
+
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"<ResourceDefinition {self.name} ({self.resource_type})>"
+
+
+def _resolved(value: Any) -> Any:
+    """A field's value with its functions resolved; when that fails
+    (a function of an older template that no longer resolves), the
+    field as written, so that a diff still sees a change."""
+    try:
+        return function.resolve(value)
+    except Exception:
+        return function.unparse(value)
+
+
+class DefinitionDiff:
+    """What an update changes in one resource's definition: the
+    ``tmpl_diff`` a plugin's ``handle_update`` and
+    ``needs_replace_with_tmpl_diff`` get.
+
+    True when the properties, the metadata or the update policy differ;
+    :meth:`changed` also counts the other fields (dependencies, deletion
+    policy, description), which make an update run the plugin's
+    ``handle_update`` with nothing in this diff, as in Heat.
+    """
+
+    def __init__(
+        self,
+        before: ResourceDefinition,
+        after: ResourceDefinition,
+        properties_changed: bool | None = None,
+    ) -> None:
+        self.before = before
+        self.after = after
+        # the engine knows from the stored values (the old definition's
+        # functions resolved in the old stack, not this one)
+        self._properties_changed = properties_changed
+
+    def _field(self, name: str) -> bool:
+        old = getattr(self.before, name)
+        new = getattr(self.after, name)
+        return bool(_resolved(old) != _resolved(new))
+
+    def properties_changed(self) -> bool:
+        """The properties differ."""
+        if self._properties_changed is not None:
+            return self._properties_changed
+        return self._field("_properties")
+
+    def metadata_changed(self) -> bool:
+        """The metadata differs."""
+        return self._field("_metadata")
+
+    def update_policy_changed(self) -> bool:
+        """The update policy differs."""
+        return self._field("_update_policy")
+
+    def changed(self) -> bool:
+        """Anything of the definition differs (the resource is updated
+        even when no property changed)."""
+        if self:
+            return True
+        before, after = self.before, self.after
+        return bool(
+            before.resource_type != after.resource_type
+            or before.deletion_policy() != after.deletion_policy()
+            or sorted(before.explicit_dependencies())
+            != sorted(after.explicit_dependencies())
+            or self._field("_external_id")
+        )
+
+    def __bool__(self) -> bool:
+        return (
+            self.properties_changed()
+            or self.metadata_changed()
+            or self.update_policy_changed()
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<DefinitionDiff {self.after.name} properties="
+            f"{self.properties_changed()} metadata={self.metadata_changed()}"
+            f" update_policy={self.update_policy_changed()}>"
+        )
 
 
 class OutputDefinition:

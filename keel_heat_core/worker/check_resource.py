@@ -341,6 +341,7 @@ class CheckResource(NodeRecovery):
                 deadline,
                 cancel,
                 interval,
+                old_definition=old,
             )
         except UpdateReplace:
             self._replace(ctxt, stack, rsrc, input_data, requires)

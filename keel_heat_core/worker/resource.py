@@ -15,6 +15,7 @@ from keel_heat_core import exception
 from keel_heat_core.exception import UpdateReplace
 from keel_heat_core.model import rows as r
 from keel_heat_core.plugin_api import properties as props_mod
+from keel_heat_core.plugin_api.resource import Resource as PluginResource
 from keel_heat_core.worker.action import (
     ActionCancelled,
     ActionTimeout,
@@ -270,20 +271,44 @@ class ConvergenceResource:
         deadline: float | None = None,
         cancel: threading.Event | None = None,
         interval: float = 1.0,
+        old_definition: Any = None,
     ) -> bool:
         """Update in place; returns False when nothing changed.
 
+        :param old_definition: the definition the resource has now (of
+            its ``current_template_id``), for the plugin's ``tmpl_diff``.
         :raises UpdateReplace: the resource must be replaced.
         """
         if self.needs_replace(old_type):
             raise UpdateReplace(self.name)
         new_requires = sorted(set(requires), reverse=True)
         before = self._before_properties(old_properties)
+        decided = self._plugin_needs_update(old_definition, before)
+        if decided is False:
+            self.keep(template_id, requires)
+            return False
         prop_diff = self._prop_diff(old_properties, before)
-        if not prop_diff:
+        tmpl_diff = self._tmpl_diff(old_definition, bool(prop_diff))
+        if (
+            not decided
+            and not prop_diff
+            and (tmpl_diff is None or not tmpl_diff.changed())
+        ):
             self.keep(template_id, requires)
             return False
         if not hasattr(self.plugin, "handle_update"):
+            if not prop_diff:
+                self.keep(template_id, requires)
+                return False
+            raise UpdateReplace(self.name)
+        replace_check = getattr(
+            self.plugin, "needs_replace_with_tmpl_diff", None
+        )
+        if (
+            tmpl_diff
+            and replace_check is not None
+            and replace_check(tmpl_diff)
+        ):
             raise UpdateReplace(self.name)
         done = {
             "current_template_id": template_id,
@@ -292,7 +317,11 @@ class ConvergenceResource:
         }
         # plugin_api Resources get the definition they were built with
         after = getattr(self.plugin, "t", self.definition)
-        args: tuple[Any, ...] = (after, {}, prop_diff)
+        args: tuple[Any, ...] = (
+            after,
+            tmpl_diff if tmpl_diff is not None else {},
+            prop_diff,
+        )
         # Heat's contract: until the update is done, the plugin's
         # properties are the ones the resource has now; the new values
         # are in prop_diff and the definition (handle_update may switch
@@ -306,6 +335,36 @@ class ConvergenceResource:
             if before is not None:
                 self.plugin.properties = after_props
         return True
+
+    def _plugin_needs_update(
+        self, old_definition: Any, before: props_mod.Properties | None
+    ) -> bool | None:
+        """A plugin's own ``_needs_update`` (OS::Heat::None never updates,
+        an UpdateWaitConditionHandle is always replaced); None when the
+        plugin keeps the engine's rule (any change of the definition).
+
+        :raises UpdateReplace: the plugin asks for a replacement.
+        """
+        own = getattr(type(self.plugin), "_needs_update", None)
+        if own is None or own is PluginResource._needs_update:
+            return None
+        return bool(
+            self.plugin._needs_update(
+                getattr(self.plugin, "t", self.definition),
+                old_definition,
+                self.plugin.properties,
+                before,
+                None,
+            )
+        )
+
+    def _tmpl_diff(self, old_definition: Any, properties_changed: bool) -> Any:
+        """What changed in the definition (Heat's ``tmpl_diff``); None
+        when the definitions cannot tell (not built from templates)."""
+        diff = getattr(self.definition, "template_diff", None)
+        if diff is None or old_definition is None:
+            return None
+        return diff(old_definition, properties_changed)
 
     def keep(self, template_id: int, requires: list[int]) -> None:
         """An update that leaves the resource as it is: only the row's

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.functional.types.engine_api import Stacks, template
+from tests.functional.types.engine_api import Stacks, fake_keystone, template
 from tests.functional.types.harness import Cloud
 
 
@@ -320,6 +320,74 @@ def test_none_takes_anything_and_never_updates(stacks: Stacks) -> None:
     stacks.delete_complete(ident)
 
 
+# -- what an update changes besides properties (tmpl_diff) ---------------
+
+
+def test_metadata_only_change_updates_in_place(stacks: Stacks) -> None:
+    """A changed metadata (no property changed) runs the plugin's update:
+    UPDATE_COMPLETE, same physical resource, as in Heat."""
+
+    def tmpl(level: int) -> dict[str, Any]:
+        return template(
+            {
+                "tr": {
+                    "type": "OS::Heat::TestResource",
+                    "properties": {"value": "v"},
+                    "metadata": {"level": level},
+                },
+                "same": {
+                    "type": "OS::Heat::TestResource",
+                    "properties": {"value": "s"},
+                    "metadata": {"level": 0},
+                },
+            }
+        )
+
+    ident = stacks.create_complete(tmpl(1))
+    physical = _physical(stacks, ident, "tr")
+    stacks.update_complete(ident, tmpl(2))
+    after = stacks.by_name(ident)
+    assert after["tr"]["resource_status"] == "UPDATE_COMPLETE"
+    assert after["tr"]["physical_resource_id"] == physical
+    # an unchanged definition is left as it is
+    assert after["same"]["resource_status"] == "CREATE_COMPLETE"
+    stacks.delete_complete(ident)
+
+
+def test_update_wait_condition_handle_replaced_at_every_update(
+    cloud: Cloud, stacks: Stacks
+) -> None:
+    """Its definition is the same, yet every stack update gives a new
+    handle (Heat's UpdateWaitConditionHandle always asks for a
+    replacement), and OS::Heat::None's metadata changes update nothing."""
+
+    def tmpl(note: str) -> dict[str, Any]:
+        return template(
+            {
+                "handle": {"type": "AWS::CloudFormation::WaitConditionHandle"},
+                "fresh": {"type": "OS::Heat::UpdateWaitConditionHandle"},
+                "stub": {"type": "OS::Heat::None", "metadata": {"n": note}},
+            },
+            {"fresh": {"get_resource": "fresh"}},
+        )
+
+    with fake_keystone(cloud):  # the handles' stack users
+        ident = stacks.create_complete(tmpl("a"))
+        before = stacks.by_name(ident)
+        url = stacks.output(ident, "fresh")
+        stacks.update_complete(ident, tmpl("b"))
+        after = stacks.by_name(ident)
+        assert after["fresh"]["resource_status"] == "CREATE_COMPLETE"
+        assert stacks.output(ident, "fresh") != url
+        for name in ("handle", "stub"):
+            assert after[name]["resource_status"] == "CREATE_COMPLETE"
+            assert (
+                after[name]["physical_resource_id"]
+                == before[name]["physical_resource_id"]
+            )
+        stacks.delete_complete(ident)
+
+
 # -- nested stacks --------------------------------------------------------
 
 CHILD = {
@@ -424,19 +492,28 @@ def test_template_resource_from_files(stacks: Stacks) -> None:
     stacks.delete_complete(ident)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: a template resource (model/template_resource.py) "
-    "answers only its child's outputs; Heat's 'resource.<name>' and "
-    "'resource.<name>.<attr>' read the child's resources",
-)
 def test_template_resource_member_attribute(stacks: Stacks) -> None:
+    """``resource.<name>[.<attr>]`` of a template resource reads the
+    child stack's resource, as Heat's get_nested_attrs does."""
     tmpl = template(
         {"tr": {"type": "child.yaml", "properties": {"name": "eve"}}},
-        {"inner": {"get_attr": ["tr", "resource.inner", "output"]}},
+        {
+            "inner": {"get_attr": ["tr", "resource.inner", "output"]},
+            "ref": {"get_attr": ["tr", "resource.inner"]},
+            "missing": {"get_attr": ["tr", "resource.nope", "output"]},
+        },
     )
     ident = stacks.create_complete(tmpl, files=FILES)
     assert stacks.output(ident, "inner") == "eve"
+    (child,) = _child_resources(stacks, ident, "tr")
+    assert stacks.output(ident, "ref") == child["physical_resource_id"]
+    status, body = stacks.cloud.request(
+        "GET", f"/stacks/{ident}/outputs/missing"
+    )
+    assert status == 200, body
+    assert body["output"]["output_error"] == (
+        "Member 'nope' not found in group resource 'tr'."
+    )
 
 
 def test_events_of_nested_stacks_with_nested_depth(stacks: Stacks) -> None:

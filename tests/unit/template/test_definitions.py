@@ -321,3 +321,57 @@ resources:
     assert restored.name == "b" and restored.stack is defn.stack
     with pytest.raises(TypeError):
         defn.freeze(colour="red")
+
+
+DIFF = """
+heat_template_version: 2021-04-16
+parameters:
+  level: {type: number, default: 1}
+resources:
+  r:
+    type: OS::Heat::TestResource
+    properties: {value: v}
+    metadata: {level: {get_param: level}}
+    update_policy: {batch: 1}
+"""
+
+
+def _r(text: str, params: dict[str, Any] | None = None) -> Any:
+    return stack(text, params).resource_definitions()["r"]
+
+
+def test_definition_diff_sees_each_section() -> None:
+    """``after - before`` is the ``tmpl_diff`` a plugin's update gets."""
+    base = _r(DIFF)
+    assert not (_r(DIFF) - base)
+    assert not (_r(DIFF) - base).changed()
+
+    meta = _r(DIFF, {"level": 2}) - base
+    assert meta.metadata_changed() and bool(meta)
+    assert not meta.properties_changed() and not meta.update_policy_changed()
+
+    policy = _r(DIFF.replace("batch: 1", "batch: 2")) - base
+    assert policy.update_policy_changed() and not policy.metadata_changed()
+
+    props = _r(DIFF.replace("value: v", "value: w")) - base
+    assert props.properties_changed()
+
+    # a changed deletion policy or dependency updates with an empty diff
+    retain = (
+        _r(
+            DIFF.replace(
+                "update_policy:", "deletion_policy: Retain\n    update_policy:"
+            )
+        )
+        - base
+    )
+    assert not retain and retain.changed()
+
+
+def test_definition_diff_takes_the_engines_property_verdict() -> None:
+    from keel_heat_core.template.rsrc_defn import DefinitionDiff
+
+    base = _r(DIFF)
+    assert DefinitionDiff(base, _r(DIFF), properties_changed=True)
+    changed = _r(DIFF.replace("value: v", "value: w"))
+    assert not DefinitionDiff(base, changed, properties_changed=False)
