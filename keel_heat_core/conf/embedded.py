@@ -64,7 +64,7 @@ def apply_defaults(conf: cfg.ConfigOpts) -> pathlib.Path:
 
     Only defaults change: whatever a configuration file or the command
     line sets still wins. Without configuration the result is SQLite in
-    the state directory, the in-process ``fake://`` transport, the noauth
+    the state directory, the in-process ``inproc://`` transport, the noauth
     mode bound to 127.0.0.1, and an encryption key generated once and kept
     in the state directory.
 
@@ -75,7 +75,7 @@ def apply_defaults(conf: cfg.ConfigOpts) -> pathlib.Path:
     conf.set_default(
         "connection", f"sqlite:///{directory / DATABASE_FILE}", "database"
     )
-    conf.set_default("transport_url", "fake://")
+    conf.set_default("transport_url", "inproc://")
     if "api" in conf and "auth_strategy" in conf.api:
         # The API distribution's option: registered when it is installed.
         conf.set_default("auth_strategy", "noauth", "api")

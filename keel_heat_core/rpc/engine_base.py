@@ -210,11 +210,11 @@ class RPCClientBase:
         except messaging.RemoteError as err:
             raise rebuild_remote_error(err) from None
         except HeatException as err:
-            # The in-process fake:// transport hands over the engine's own
-            # exception object; a broker transport rebuilds it from its
-            # keyword arguments, which changes some texts (Heat's doubled
-            # ": " in path errors). Rebuild here too, so that the API
-            # answers the same on every transport.
+            # The in-process transports (inproc://, fake://) hand over
+            # the engine's own exception object; a broker transport
+            # rebuilds it from its keyword arguments, which changes some
+            # texts (Heat's doubled ": " in path errors). Rebuild here
+            # too, so that the API answers the same on every transport.
             raise _as_rebuilt(err) from None
 
     def cast(

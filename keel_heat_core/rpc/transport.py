@@ -5,10 +5,10 @@ control exchange, the executor and the in-process transport are the same
 everywhere.
 
 ``[DEFAULT] transport_url`` chooses the bus: ``rabbit://…`` in
-production, ``fake://`` for the embedded mode. The fake driver keeps its
-queues inside the transport object, so callers and servers of one process
-must share it: transports are cached per configuration and URL, and
-:func:`cleanup` drops them.
+production, ``inproc://`` (:mod:`keel_heat_core.rpc.inproc`, oslo.messaging's
+fake driver with listeners that wake on delivery) for the embedded mode.
+Transports are cached per configuration and URL, so that the callers and
+servers of one process share one, and :func:`cleanup` drops them.
 """
 
 import threading
@@ -19,7 +19,7 @@ import oslo_messaging
 from oslo_config import cfg
 
 #: In-process transport of the embedded mode.
-FAKE_TRANSPORT_URL = "fake://"
+IN_PROCESS_TRANSPORT_URL = "inproc://"
 
 #: Modules whose exceptions travel back to callers as themselves.
 ALLOWED_EXMODS = ["keel_heat_core.exception", "heat.common.exception"]

@@ -3,7 +3,7 @@
 :class:`InProcessCloud` runs in the test process what a deployment runs
 in several: a migrated database, one or more
 :class:`~keel_heat_core.service.engine.EngineService` on one transport
-(``fake://`` or RabbitMQ), and the native API (optionally the CFN API
+(``inproc://`` or RabbitMQ), and the native API (optionally the CFN API
 too) behind real HTTP servers on free loopback ports.  Requests then go
 the whole way: HTTP → API → RPC → engine → database.
 
@@ -140,7 +140,7 @@ class InProcessCloud:
         workdir: pathlib.Path | None = None,
         *,
         database_url: str | None = None,
-        transport_url: str = "fake://",
+        transport_url: str = "inproc://",
         prefix: str = "keel_cloud_",
         engines: int = 1,
         resume_interval: float | None = 1.0,

@@ -128,7 +128,7 @@ def kill_mariadb_connections(conn: sa.Connection, name: str) -> int:
 
 def make_conf(
     database_url: str,
-    transport_url: str = "fake://",
+    transport_url: str = "inproc://",
     exchange: str | None = None,
     *,
     prefix: str = "keel_cloud_",
@@ -139,7 +139,7 @@ def make_conf(
     """The configuration of a test cloud.
 
     :param database_url: ``[database] connection``.
-    :param transport_url: ``transport_url`` (``fake://`` or RabbitMQ).
+    :param transport_url: ``transport_url`` (``inproc://`` or RabbitMQ).
     :param exchange: ``control_exchange``; ``<prefix><random>`` if
         ``None``, so that clouds on one broker do not meet.
     :param prefix: see ``exchange``.

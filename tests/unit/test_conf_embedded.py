@@ -33,7 +33,7 @@ def test_defaults_without_configuration(tmp_path, monkeypatch):
     state = embedded.apply_defaults(c)
     assert state == tmp_path / "s"
     assert c.database.connection == f"sqlite:///{state}/keel-heat.sqlite"
-    assert c.transport_url == "fake://"
+    assert c.transport_url == "inproc://"
     assert c.api.auth_strategy == "noauth"
     assert c.heat_api.bind_host == "127.0.0.1"
     assert c.heat_api_cfn.bind_host == "127.0.0.1"

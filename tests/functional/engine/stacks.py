@@ -47,7 +47,7 @@ class Cloud(kit.InProcessCloud):
     def __init__(
         self,
         url: str,
-        transport_url: str = "fake://",
+        transport_url: str = "inproc://",
         engines: int = 2,
         resume_interval: float = 1.0,
     ) -> None:
