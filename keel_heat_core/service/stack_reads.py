@@ -39,6 +39,9 @@ class RowsView:
         # one plugin per resource for the view's life (one API call): the
         # outputs of a stack read the same resources again and again
         self._plugins: dict[str, Any] = {}
+        # outputs name the same resources again and again (100 outputs
+        # of one resource: one lookup)
+        self._refs: dict[str, str | None] = {}
 
     @property
     def _rows(self) -> dict[str, r.ResourceRow]:
@@ -54,6 +57,11 @@ class RowsView:
         return self._loaded
 
     def reference_id(self, name: str) -> str | None:
+        if name not in self._refs:
+            self._refs[name] = self._reference_id(name)
+        return self._refs[name]
+
+    def _reference_id(self, name: str) -> str | None:
         row = self._rows.get(name)
         if row is None:
             return None
