@@ -239,17 +239,32 @@ def dependency_order(
     :param kinds: class name per resource, for the message.
     :raises CircularDependencyException: with Heat's text.
     """
+    # Level by level (each level in the template's order), in time linear
+    # in the resources and their dependencies: a chain of 5000 is 5000
+    # levels.
+    position = {name: i for i, name in enumerate(deps)}
+    unmet = {name: len(set(needs)) for name, needs in deps.items()}
+    dependents: dict[str, list[str]] = {}
+    for name, needs in deps.items():
+        for need in set(needs):
+            dependents.setdefault(need, []).append(name)
     order: list[str] = []
-    remaining = {name: set(d) for name, d in deps.items()}
-    while remaining:
-        ready = [n for n, d in remaining.items() if not d - set(order)]
-        if not ready:
-            raise exception.CircularDependencyException(
-                cycle=_cycle_text(remaining, kinds)
-            )
-        for name in ready:
-            order.append(name)
-            del remaining[name]
+    level = [name for name in deps if not unmet[name]]
+    while level:
+        order.extend(level)
+        freed = []
+        for name in level:
+            for waiter in dependents.get(name, ()):
+                unmet[waiter] -= 1
+                if not unmet[waiter]:
+                    freed.append(waiter)
+        level = sorted(freed, key=position.__getitem__)
+    if len(order) < len(deps):
+        done = set(order)
+        remaining = {n: set(d) for n, d in deps.items() if n not in done}
+        raise exception.CircularDependencyException(
+            cycle=_cycle_text(remaining, kinds)
+        )
     return order
 
 
