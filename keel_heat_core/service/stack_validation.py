@@ -243,10 +243,12 @@ def dependency_order(
     # in the resources and their dependencies: a chain of 5000 is 5000
     # levels.
     position = {name: i for i, name in enumerate(deps)}
-    unmet = {name: len(set(needs)) for name, needs in deps.items()}
+    unmet: dict[str, int] = {}
     dependents: dict[str, list[str]] = {}
     for name, needs in deps.items():
-        for need in set(needs):
+        distinct = set(needs)
+        unmet[name] = len(distinct)
+        for need in distinct:
             dependents.setdefault(need, []).append(name)
     order: list[str] = []
     level = [name for name in deps if not unmet[name]]

@@ -315,9 +315,10 @@ class DefinitionDiff:
     ``needs_replace_with_tmpl_diff`` get.
 
     True when the properties, the metadata or the update policy differ;
-    :meth:`changed` also counts the other fields (dependencies, deletion
-    policy, description), which make an update run the plugin's
-    ``handle_update`` with nothing in this diff, as in Heat.
+    :meth:`changed` also counts the other fields (type, dependencies,
+    deletion policy, external id), which make an update run the plugin's
+    ``handle_update`` with nothing in this diff, as in Heat. Each field
+    is resolved and compared once per diff, however often it is asked.
     """
 
     def __init__(
@@ -328,19 +329,22 @@ class DefinitionDiff:
     ) -> None:
         self.before = before
         self.after = after
+        self._verdicts: dict[str, bool] = {}
         # the engine knows from the stored values (the old definition's
         # functions resolved in the old stack, not this one)
-        self._properties_changed = properties_changed
+        if properties_changed is not None:
+            self._verdicts["_properties"] = properties_changed
 
     def _field(self, name: str) -> bool:
-        old = getattr(self.before, name)
-        new = getattr(self.after, name)
-        return bool(_resolved(old) != _resolved(new))
+        if name not in self._verdicts:
+            old = _resolved(getattr(self.before, name))
+            self._verdicts[name] = bool(
+                old != _resolved(getattr(self.after, name))
+            )
+        return self._verdicts[name]
 
     def properties_changed(self) -> bool:
         """The properties differ."""
-        if self._properties_changed is not None:
-            return self._properties_changed
         return self._field("_properties")
 
     def metadata_changed(self) -> bool:
