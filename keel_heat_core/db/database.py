@@ -15,6 +15,7 @@ first connection and refuse to run without it.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, ParamSpec, TypeVar
 
@@ -22,8 +23,10 @@ from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import engines
 from sqlalchemy import event
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool.base import reset_none
 
 from keel_heat_core import crypt
 
@@ -69,6 +72,8 @@ class Database:
                 if listener.__name__ == "_sqlite_emit_begin":
                     event.remove(self.engine, "begin", listener)
             event.listen(self.engine, "begin", _sqlite_begin)
+        if self.engine.dialect.name in ("mysql", "postgresql"):
+            _check_only_when_needed(self.engine)
         self._sessions = sessionmaker(
             bind=self.engine, expire_on_commit=False, autoflush=False
         )
@@ -195,6 +200,73 @@ def _sqlite_begin(conn: Any) -> None:
     if "in_transaction" not in conn.info:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
         conn.info["in_transaction"] = True
+
+
+#: A pooled connection idle for longer than this is pinged before use.
+IDLE_PING_SECONDS = 1.0
+#: ``SERVER_STATUS_IN_TRANS`` of the MySQL protocol's status flags.
+MYSQL_IN_TRANSACTION = 1
+
+
+def _check_only_when_needed(engine: Engine) -> None:
+    """Spare a pooled connection two round trips per transaction.
+
+    oslo.db turns on SQLAlchemy's pre-ping, which pings at every checkout,
+    and the pool rolls back every connection it gets back, even one whose
+    transaction was just committed (``Engine.begin``). A chain node runs
+    about six transactions: twelve of its round trips did nothing. Instead
+    a connection is pinged only when it has been idle for more than
+    :data:`IDLE_PING_SECONDS` (a server that went away in between is
+    found as before; one that dies during the second fails the statement,
+    which the retry decorators below take as a lost connection, as they
+    would a failed ping), and is rolled back on return only when the
+    driver says a transaction is still open.
+    """
+    pool = engine.pool
+    # SQLAlchemy takes both only as create_engine arguments, which oslo.db
+    # does not pass through.
+    pool._pre_ping = False  # noqa: SLF001
+    pool._reset_on_return = reset_none  # noqa: SLF001
+    dialect = engine.dialect
+
+    def checkin(_dbapi_connection: Any, record: Any) -> None:
+        if record is not None:
+            record.info["keel_idle_since"] = time.monotonic()
+
+    def checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("keel_idle_since")
+        if since is None or time.monotonic() - since <= IDLE_PING_SECONDS:
+            return
+        try:
+            alive = dialect.do_ping(dbapi_connection)
+        except dialect.loaded_dbapi.Error as error:
+            if dialect.is_disconnect(error, dbapi_connection, None):
+                raise sa_exc.InvalidatePoolError() from error
+            raise
+        if not alive:
+            raise sa_exc.InvalidatePoolError()
+
+    def reset(dbapi_connection: Any, _record: Any, state: Any) -> None:
+        if state.transaction_was_reset or state.terminate_only:
+            return
+        if _transaction_open(dbapi_connection):
+            dialect.do_rollback(dbapi_connection)
+
+    event.listen(pool, "checkin", checkin)
+    event.listen(pool, "checkout", checkout)
+    event.listen(pool, "reset", reset)
+
+
+def _transaction_open(dbapi_connection: Any) -> bool:
+    """False only when the driver knows no transaction is open."""
+    status = getattr(dbapi_connection, "server_status", None)
+    if isinstance(status, int):  # PyMySQL
+        return bool(status & MYSQL_IN_TRANSACTION)
+    info = getattr(dbapi_connection, "info", None)
+    tx_status = getattr(info, "transaction_status", None)
+    if isinstance(tx_status, int):  # psycopg2 / psycopg: 0 is idle
+        return tx_status != 0
+    return True
 
 
 def _is_duplicate(exc: BaseException) -> bool:
