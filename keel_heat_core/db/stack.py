@@ -48,12 +48,14 @@ SORT_KEYS = {
 
 
 _TABLE = models.table_of(models.Stack)
-#: a live stack, every column but ``current_deps``, which comes as its
-#: stored text (built once: a statement object keeps its cache key)
-_RAW_DEPS_SELECT = select(
-    *(c for c in _TABLE.c if c.name != "current_deps"),
-    type_coerce(_TABLE.c.current_deps, Text).label("deps_text"),
+#: a live stack, every column but ``current_deps``
+_NO_DEPS_SELECT = select(
+    *(c for c in _TABLE.c if c.name != "current_deps")
 ).where(_TABLE.c.id == bindparam("id"), _TABLE.c.deleted_at.is_(None))
+#: ``current_deps`` of one stack, as stored text
+_DEPS_TEXT_SELECT = select(type_coerce(_TABLE.c.current_deps, Text)).where(
+    _TABLE.c.id == bindparam("id")
+)
 
 
 def _check_columns(values: Mapping[str, Any]) -> None:
@@ -164,32 +166,28 @@ def get(
         return _records(session, [row], with_tags)[0]
 
 
-def get_with_raw_deps(
-    db: Database, stack_id: str
-) -> tuple[records.StackRecord, str | None] | None:
-    """A live stack without its tags, and ``current_deps`` as stored text.
-
-    The record's ``current_deps`` is ``None``; the second item is the
-    column's JSON text, for a caller that keeps parsed graphs (the engine
-    reads the stack for every node, and the graph of a big stack is most
-    of the row).
-    """
-    with db.connection() as conn:
-        return get_with_raw_deps_in(conn, stack_id)
-
-
-def get_with_raw_deps_in(
+def get_without_deps_in(
     conn: Connection, stack_id: str
-) -> tuple[records.StackRecord, str | None] | None:
-    """:func:`get_with_raw_deps` inside the caller's Core transaction."""
-    found = conn.execute(_RAW_DEPS_SELECT, {"id": stack_id}).first()
+) -> records.StackRecord | None:
+    """A live stack without its tags and ``current_deps`` (``None``).
+
+    For a reader that keeps the parsed graph of each traversal: a
+    traversal's graph is stored once and never changes (a new graph comes
+    with a new ``current_traversal``), so :func:`deps_text_in` is needed
+    only for a traversal not seen before.
+    """
+    found = conn.execute(_NO_DEPS_SELECT, {"id": stack_id}).first()
     if found is None:
         return None
-    m = found._mapping
-    rec = records.from_mapping(
-        records.StackRecord, m, tags=(), current_deps=None
+    return records.from_mapping(
+        records.StackRecord, found._mapping, tags=(), current_deps=None
     )
-    return rec, m["deps_text"]
+
+
+def deps_text_in(conn: Connection, stack_id: str) -> str | None:
+    """A stack's ``current_deps`` as stored JSON text."""
+    text = conn.execute(_DEPS_TEXT_SELECT, {"id": stack_id}).scalar()
+    return None if text is None else str(text)
 
 
 def get_by_name(

@@ -77,11 +77,13 @@ class DbStackStore:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self._deps: dict[str, tuple[str, Any]] = {}
+        #: ``(stack id, traversal) -> parsed current_deps``
+        self._deps: dict[tuple[str, str], Any] = {}
         self._lock = threading.Lock()
 
     def get_stack(self, stack_id: str) -> r.StackRow | None:
-        return self._stack(stack_repo.get_with_raw_deps(self.db, stack_id))
+        with self.db.connection() as conn:
+            return self._stack_in(conn, stack_id)
 
     def get_resource_and_stack(
         self, resource_id: int
@@ -91,34 +93,32 @@ class DbStackStore:
             rec = resource_repo.get_in(self.db, conn, resource_id)
             if rec is None:
                 return None, None
-            found = stack_repo.get_with_raw_deps_in(conn, rec.stack_id)
-        return resource_row(rec), self._stack(found)
+            stack = self._stack_in(conn, rec.stack_id)
+        return resource_row(rec), stack
 
-    def _stack(
-        self, found: tuple[records.StackRecord, str | None] | None
-    ) -> r.StackRow | None:
-        if found is None:
+    def _stack_in(self, conn: Any, stack_id: str) -> r.StackRow | None:
+        # Every node reads its stack. A traversal's graph is written once
+        # (converge_stack pairs a new traversal id with no graph, then
+        # stores the graph), so it is fetched and parsed once per
+        # traversal: the graph of a big stack is most of the row.
+        rec = stack_repo.get_without_deps_in(conn, stack_id)
+        if rec is None:
             return None
-        rec, text = found
         row = stack_row(rec)
-        row.current_deps = self._parsed_deps(rec.id, text)
+        key = (rec.id, rec.current_traversal or "")
+        with self._lock:
+            parsed = self._deps.get(key)
+        if parsed is None:
+            text = stack_repo.deps_text_in(conn, stack_id)
+            parsed = (json.loads(text) or None) if text is not None else None
+            if parsed is not None and rec.current_traversal:
+                with self._lock:
+                    if len(self._deps) >= self.DEPS_CACHE_SIZE:
+                        self._deps.pop(next(iter(self._deps)))
+                    self._deps[key] = parsed
+        # shared between readers, who never mutate it
+        row.current_deps = parsed
         return row
-
-    def _parsed_deps(self, stack_id: str, text: str | None) -> Any:
-        # Every node reads its stack; parse each stored graph once. The
-        # parsed value is shared: readers never mutate it.
-        if text is None:
-            return None
-        with self._lock:
-            cached = self._deps.get(stack_id)
-        if cached is not None and cached[0] == text:
-            return cached[1]
-        parsed = json.loads(text) or None
-        with self._lock:
-            if len(self._deps) >= self.DEPS_CACHE_SIZE:
-                self._deps.pop(next(iter(self._deps)))
-            self._deps[stack_id] = (text, parsed)
-        return parsed
 
     def list_in_progress(self) -> list[r.StackRow]:
         recs = stack_repo.list_stacks(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import uuid
 
+import sqlalchemy as sa
+
 from keel_heat_core.convergence.node import Node, node_key
 from keel_heat_core.convergence.sync_point import (
     create_traversal_sync_points,
@@ -141,3 +143,46 @@ def test_stack_store(db: Database) -> None:
         st.id, row.current_traversal, {"status": "COMPLETE"}
     )
     assert not stacks.update_stack("missing", "x", {"status": "FAILED"})
+
+
+def test_a_traversal_graph_is_fetched_once_and_a_new_one_is_read(
+    db: Database,
+) -> None:
+    st = builders.new_stack(db, status="IN_PROGRESS")
+    first = {"edges": [[[1, True], None]]}
+    second = {"edges": [[[2, True], None], [[1, False], [2, True]]]}
+    stacks = DbStackStore(db)
+    # a traversal without its graph yet (converge_stack writes it second)
+    assert stacks.update_stack(
+        st.id, st.current_traversal, {"current_deps": None}
+    )
+    row = stacks.get_stack(st.id)
+    assert row is not None and row.current_deps is None
+    assert stacks.update_stack(
+        st.id, st.current_traversal, {"current_deps": first}
+    )
+    selects: list[str] = []
+
+    def seen(_c: object, _cur: object, stmt: str, *_: object) -> None:
+        if stmt.lstrip().upper().startswith("SELECT"):
+            selects.append(stmt)
+
+    sa.event.listen(db.engine, "before_cursor_execute", seen)
+    try:
+        for _ in range(3):
+            row = stacks.get_stack(st.id)
+            assert row is not None and row.current_deps == first
+        reads_of_graph = [s for s in selects if "current_deps" in s]
+        assert len(reads_of_graph) == 1, selects
+        # a new traversal comes with its own graph, which is read
+        traversal = str(uuid.uuid4())
+        assert stacks.update_stack(
+            st.id,
+            st.current_traversal,
+            {"current_traversal": traversal, "current_deps": second},
+        )
+        row = stacks.get_stack(st.id)
+        assert row is not None and row.current_traversal == traversal
+        assert row.current_deps == second
+    finally:
+        sa.event.remove(db.engine, "before_cursor_execute", seen)
