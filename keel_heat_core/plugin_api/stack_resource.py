@@ -35,6 +35,11 @@ class StackResource(Resource):
         super().__init__(name, definition, stack)
         self._outputs: dict[str, dict[str, Any]] | None = None
 
+    def awaited_stack_id(self) -> str | None:
+        """The child stack the checks wait for: the engine wakes them when
+        its traversal ends instead of at the next poll."""
+        return self.resource_id
+
     def child_template(self) -> Any:
         """The child stack's template (a dict)."""
         raise NotImplementedError

@@ -3,7 +3,9 @@
 Engines cast ``check_resource`` to any engine (no server) and
 ``cancel_check_resource`` to the engine holding a lock (server =
 engine_id), with Heat's method names, argument names and versions, so
-keel-heat and Python Heat engines can share one bus.
+keel-heat and Python Heat engines can share one bus. One cast is keel-heat's
+own: ``stack_finished``, a fanout when a nested stack's traversal ends
+(a Heat engine on the same bus logs it as an unknown method).
 """
 
 from __future__ import annotations
@@ -75,6 +77,17 @@ class WorkerClient:
         """Ask one engine to cancel its operations on a stack."""
         self._client.prepare(server=engine_id, version="1.3").cast(
             ctxt or {}, "cancel_check_resource", stack_id=stack_id
+        )
+
+    def stack_finished(self, ctxt: Any, stack_id: str) -> None:
+        """Tell every engine that a nested stack's state is final.
+
+        A keel-heat extension of the worker API: the engines wake the
+        parent resource waiting for that stack instead of letting it
+        find out at its next poll (``worker/wake.py``).
+        """
+        self._client.prepare(fanout=True, version="1.9").cast(
+            ctxt or {}, "stack_finished", stack_id=stack_id
         )
 
     def check_resource_delete_snapshot(

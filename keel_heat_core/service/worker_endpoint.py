@@ -72,6 +72,11 @@ class WorkerEndpoint:
         """Abort this engine's running operations on a stack."""
         self._check.cancel_stack(stack_id)
 
+    def stack_finished(self, ctxt: Any, stack_id: str) -> None:
+        """A nested stack's state is final (keel-heat's fanout): wake the
+        parent resource here that waits for it."""
+        self._check.stack_finished(stack_id)
+
 
 class ListenerEndpoint:
     """``heat-engine-listener.<engine_id>`` API 1.0."""

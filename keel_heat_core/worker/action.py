@@ -10,10 +10,13 @@ interrupts polling, ``handle_<a>_cancel(cookie)`` runs if defined.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any
+
+from keel_heat_core.worker.wake import StackWaiters
 
 
 class ActionTimeout(Exception):
@@ -49,6 +52,8 @@ def run_action(
     interval: float = 1.0,
     clock: Callable[[], float] = time.monotonic,
     wait: Callable[[float], Any] | None = None,
+    waiters: StackWaiters | None = None,
+    watch: Sequence[Hashable] = (),
 ) -> Any:
     """Run ``action`` on ``plugin`` to completion.
 
@@ -60,6 +65,10 @@ def run_action(
     :param interval: seconds between polls.
     :param wait: how to wait between polls; by default the cancel event's
         ``wait`` (a cancel wakes the worker at once).
+    :param waiters: where a plugin that waits for a stack
+        (``awaited_stack_id()``, the nested-stack resources) is woken
+        when that stack's traversal ends (:mod:`.wake`), and by any of
+        ``watch`` (the worker passes the key its cancel wakes).
     :returns: the cookie returned by the handle.
     :raises ActionTimeout: the deadline passed.
     :raises ActionCancelled: ``cancel`` was set.
@@ -68,11 +77,59 @@ def run_action(
     handle = getattr(plugin, f"handle_{lower}", None)
     check = getattr(plugin, f"check_{lower}_complete", None)
     event = cancel or threading.Event()
-    pause = wait or event.wait
     _interrupt_if_needed(None, lower, action, None, deadline, event, clock)
     cookie = handle(*args) if handle is not None else None
     if check is None:
         return cookie
+    with _woken_by(plugin, waiters, watch, event) as woken:
+        return _poll(
+            plugin,
+            lower,
+            action,
+            check,
+            cookie,
+            deadline,
+            event,
+            interval,
+            clock,
+            wait or woken,
+        )
+
+
+@contextlib.contextmanager
+def _woken_by(
+    plugin: Any,
+    waiters: StackWaiters | None,
+    watch: Sequence[Hashable],
+    cancel: threading.Event,
+) -> Iterator[Callable[[float], Any]]:
+    awaited = getattr(plugin, "awaited_stack_id", None)
+    stack_id = awaited() if callable(awaited) else None
+    if waiters is None or not stack_id:
+        yield cancel.wait
+        return
+    woken = threading.Event()
+
+    def pause(delay: float) -> None:
+        woken.wait(delay)
+        woken.clear()
+
+    with waiters.watching([stack_id, *watch], woken):
+        yield pause
+
+
+def _poll(
+    plugin: Any,
+    lower: str,
+    action: str,
+    check: Callable[[Any], Any],
+    cookie: Any,
+    deadline: float | None,
+    event: threading.Event,
+    interval: float,
+    clock: Callable[[], float],
+    pause: Callable[[float], Any],
+) -> Any:
     while True:
         try:
             if check(cookie):

@@ -35,6 +35,7 @@ from keel_heat_core.worker.resource import (
     ConvergenceResource,
     ResourceActionFailed,
 )
+from keel_heat_core.worker.wake import cancel_key
 
 LOG = logging.getLogger(__name__)
 
@@ -76,7 +77,14 @@ class CheckResource(NodeRecovery):
             events = list(self._cancels.get(stack_id, ()))
         for event in events:
             event.set()
+        # a resource waiting for its nested stack pauses on its own event
+        self.deps.waiters.wake(cancel_key(stack_id))
         return len(events)
+
+    def stack_finished(self, stack_id: str) -> None:
+        """A stack's traversal ended: wake the resources here waiting for
+        it (:mod:`keel_heat_core.worker.wake`)."""
+        self.deps.waiters.wake(stack_id)
 
     def _register(self, stack_id: str) -> threading.Event:
         event = threading.Event()
@@ -259,6 +267,7 @@ class CheckResource(NodeRecovery):
             deps.resources,
             lambda d, rw, p: deps.plugins(d, rw, p, stack),
             deps.engine_id,
+            deps.waiters,
         )
 
     def _update(

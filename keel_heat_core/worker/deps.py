@@ -19,6 +19,7 @@ from keel_heat_core.convergence.node import Node, graph_from_deps
 from keel_heat_core.convergence.store import SyncPointStore
 from keel_heat_core.graph import Graph
 from keel_heat_core.model import rows as r
+from keel_heat_core.worker.wake import StackWaiters
 
 
 class Caster(Protocol):
@@ -135,6 +136,8 @@ class WorkerDeps:
     #: instead of casting it (a chain then needs no broker round trip per
     #: node); False casts every successor
     run_successor_here: bool = True
+    #: pauses of resources waiting for a stack, woken when it ends
+    waiters: StackWaiters = dataclasses.field(default_factory=StackWaiters)
     stack_action_timeout: int = 3600
     poll_interval: float = 1.0
     clock: Callable[[], float] = time.monotonic

@@ -22,6 +22,7 @@ from keel_heat_core.worker.action import (
     run_action,
 )
 from keel_heat_core.worker.lock import LockState, ResourceLock
+from keel_heat_core.worker.wake import StackWaiters, cancel_key
 
 #: ``(definition, row, resolved properties) -> plugin object``
 PluginFactory = Callable[[Any, r.ResourceRow, dict[str, Any]], Any]
@@ -57,6 +58,8 @@ class ConvergenceResource:
     :param store: the resource store (rows, lock CAS, events).
     :param plugins: builds the plugin object.
     :param engine_id: this engine, the lock holder while IN_PROGRESS.
+    :param waiters: where the polls of a resource waiting for a stack
+        are woken (:mod:`keel_heat_core.worker.wake`).
     """
 
     def __init__(
@@ -67,8 +70,10 @@ class ConvergenceResource:
         store: r.ResourceStore,
         plugins: PluginFactory,
         engine_id: str,
+        waiters: StackWaiters | None = None,
     ) -> None:
         self.row = row
+        self.waiters = waiters
         self.definition = definition
         self.properties = properties
         self.store = store
@@ -177,7 +182,16 @@ class ConvergenceResource:
         try:
             if pre is not None:
                 pre()
-            run_action(self.plugin, action, args, deadline, cancel, interval)
+            run_action(
+                self.plugin,
+                action,
+                args,
+                deadline,
+                cancel,
+                interval,
+                waiters=self.waiters,
+                watch=[cancel_key(self.row.stack_id)],
+            )
         except (ActionTimeout, ActionCancelled) as exc:
             reason = (
                 f"{action} aborted (Timed out)"

@@ -94,6 +94,22 @@ def _traversal_end(
         LOG.exception("End of traversal %s of %s", traversal, stack.id)
 
 
+def wake_parent(deps: WorkerDeps, ctxt: Any, stack: r.StackRow) -> None:
+    """A nested stack's state is final: wake the parent resource's poll
+    in this engine and, by a fanout cast, in the others
+    (:mod:`keel_heat_core.worker.wake`). A lost wake costs one poll."""
+    if not stack.owner_id:
+        return
+    deps.waiters.wake(stack.id)
+    finished = getattr(deps.caster, "stack_finished", None)
+    if finished is None:
+        return
+    try:
+        finished(ctxt, stack.id)
+    except Exception:
+        LOG.warning("Could not announce the end of stack %s", stack.id)
+
+
 def mark_complete(
     deps: WorkerDeps, ctxt: Any, stack: r.StackRow, traversal: str
 ) -> bool:
@@ -113,6 +129,7 @@ def mark_complete(
         return False
     deps.sync_points.delete_sync_points(stack.id, traversal)
     LOG.info("Stack %s %s complete", stack.id, stack.action)
+    wake_parent(deps, ctxt, stack)
     return True
 
 
@@ -125,6 +142,7 @@ def mark_failed(
     """
     if not set_state(deps, ctxt, stack, traversal, r.FAILED, reason):
         return False
+    wake_parent(deps, ctxt, stack)
     _traversal_end(deps, ctxt, stack, traversal, r.FAILED, reason)
     if stack.action in ROLLBACK_ACTIONS and not stack.disable_rollback:
         from keel_heat_core.worker.converge import rollback
