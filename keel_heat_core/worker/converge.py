@@ -9,10 +9,13 @@ one insert per new resource.
 
 from __future__ import annotations
 
+import logging
+import threading
 import uuid
+from collections.abc import Callable
 from typing import Any
 
-from keel_heat_core.convergence.node import graph_to_deps
+from keel_heat_core.convergence.node import Node, graph_to_deps
 from keel_heat_core.convergence.sync_point import (
     create_traversal_sync_points,
 )
@@ -26,6 +29,11 @@ from keel_heat_core.convergence.traversal import (
 from keel_heat_core.model import rows as r
 from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.deps import WorkerDeps
+
+LOG = logging.getLogger(__name__)
+
+#: leaves cast before converge_stack returns; the rest from a thread
+SYNC_LEAF_CASTS = 200
 
 #: actions that switch the stack to a new template
 _SWITCH_TEMPLATE = frozenset(
@@ -145,16 +153,44 @@ def _plan_and_start(
     if not leaves:
         stack_state.mark_complete(deps, ctxt, stack, traversal)
         return
-    for node in leaves:
-        deps.caster.check_resource(
-            ctxt,
-            node.entity_id,
-            traversal,
-            {"input_data": {}},
-            node.is_update,
-            adopt_stack_data=adopt_stack_data,
-            node_type=node.node_type,
-            abandon=abandon,
+
+    def cast(nodes: list[Node]) -> None:
+        for node in nodes:
+            deps.caster.check_resource(
+                ctxt,
+                node.entity_id,
+                traversal,
+                {"input_data": {}},
+                node.is_update,
+                adopt_stack_data=adopt_stack_data,
+                node_type=node.node_type,
+                abandon=abandon,
+            )
+
+    # The caller (create_stack, update_stack: an RPC call with a timeout)
+    # waits for the first casts only. With thousands of leaves, casting
+    # while this engine's workers already run the first nodes took longer
+    # than the API's 60 s RPC timeout on 2 cores; the rest go out from a
+    # thread of their own. Should this engine die before they are all
+    # out, the uncast leaves are pending nodes the resume pass re-drives.
+    cast(leaves[:SYNC_LEAF_CASTS])
+    if len(leaves) > SYNC_LEAF_CASTS:
+        threading.Thread(
+            target=_cast_rest,
+            args=(cast, leaves[SYNC_LEAF_CASTS:], stack.id),
+            name=f"leaf-casts-{stack.id}",
+            daemon=True,
+        ).start()
+
+
+def _cast_rest(
+    cast: Callable[[list[Node]], None], nodes: list[Node], stack_id: str
+) -> None:
+    try:
+        cast(nodes)
+    except Exception:
+        LOG.exception(
+            "Casting the leaves of stack %s (the resume pass will)", stack_id
         )
 
 

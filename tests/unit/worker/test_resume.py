@@ -1,9 +1,11 @@
 """Automatic resume re-drives lost nodes and finishes the traversal."""
 
 import datetime
+import threading
 
 import pytest
 
+from keel_heat_core.worker import converge
 from keel_heat_core.worker.resume import Resumer
 from tests.unit.worker import fakes
 from tests.unit.worker.fakes import Harness
@@ -291,3 +293,59 @@ def test_an_engine_dying_inside_a_kept_successor_is_resumed() -> None:
     names = sorted(x.name for x in h.stores.get_resources(sid))
     assert names == list("abcd")
     assert [n for op, n in h.cloud.calls if op == "create"].count("a") == 1
+
+
+WIDE = {f"w{i}": {"properties": {"value": str(i)}} for i in range(7)}
+
+
+def _wait_for_leaf_threads() -> None:
+    for thread in threading.enumerate():
+        if thread.name.startswith("leaf-casts-"):
+            thread.join(10)
+
+
+def test_leaves_past_the_first_casts_go_out_from_a_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(converge, "SYNC_LEAF_CASTS", 3)
+    h = Harness()
+    sid = h.new_stack(WIDE)
+    _wait_for_leaf_threads()
+    assert len(h.bus.queue) == 7
+    h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    assert len(h.cloud.objects) == 7
+
+
+def test_leaves_an_engine_never_cast_are_resumed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine dies while its thread casts the last leaves: they are
+    pending nodes, and another engine's resume pass re-drives them."""
+    monkeypatch.setattr(converge, "SYNC_LEAF_CASTS", 3)
+    h = Harness()
+    casts = 0
+    real = h.bus.check_resource
+
+    def dying(ctxt: object, *args: object, **kwargs: object) -> None:
+        nonlocal casts
+        casts += 1
+        if casts > 5:
+            raise RuntimeError("engine gone")
+        real(ctxt, *args, **kwargs)
+
+    monkeypatch.setattr(h.bus, "check_resource", dying)
+    sid = h.new_stack(WIDE)
+    _wait_for_leaf_threads()
+    monkeypatch.setattr(h.bus, "check_resource", real)
+    assert len(h.bus.queue) == 5
+    h.run()
+    assert h.state(sid) == "CREATE_IN_PROGRESS"
+    resumer = Resumer(h.workers[1].deps)
+    for _ in range(5):
+        if h.state(sid) == "CREATE_COMPLETE":
+            break
+        resumer.run_once()
+        h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    assert len(h.cloud.objects) == 7
