@@ -18,6 +18,18 @@ CHAIN = {
 }
 
 
+def resume_until_complete(h: Harness, sid: str, passes: int) -> None:
+    """Another engine's resume passes, each followed by the casts it
+    made, until the stack is created."""
+    resumer = Resumer(h.workers[1].deps)
+    for _ in range(passes):
+        if h.state(sid) == "CREATE_COMPLETE":
+            break
+        resumer.run_once()
+        h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+
+
 @pytest.mark.parametrize("lose_at", range(5))
 def test_lost_casts_are_re_driven_after_two_quiet_passes(lose_at: int) -> None:
     h = Harness(seed=lose_at)
@@ -26,13 +38,7 @@ def test_lost_casts_are_re_driven_after_two_quiet_passes(lose_at: int) -> None:
         ctxt, args, kwargs = h.bus.pop()
         h.workers[0](ctxt, *args, **kwargs)
     h.bus.queue.clear()  # every cast in flight is lost
-    resumer = Resumer(h.workers[1].deps)
-    for _ in range(10):
-        if h.state(sid) == "CREATE_COMPLETE":
-            break
-        resumer.run_once()
-        h.run()
-    assert h.state(sid) == "CREATE_COMPLETE"
+    resume_until_complete(h, sid, passes=10)
     assert len(h.cloud.objects) == 4
     assert [n for op, n in h.cloud.calls if op == "create"].count("a") == 1
 
@@ -341,11 +347,5 @@ def test_leaves_an_engine_never_cast_are_resumed(
     assert len(h.bus.queue) == 5
     h.run()
     assert h.state(sid) == "CREATE_IN_PROGRESS"
-    resumer = Resumer(h.workers[1].deps)
-    for _ in range(5):
-        if h.state(sid) == "CREATE_COMPLETE":
-            break
-        resumer.run_once()
-        h.run()
-    assert h.state(sid) == "CREATE_COMPLETE"
+    resume_until_complete(h, sid, passes=5)
     assert len(h.cloud.objects) == 7
