@@ -325,6 +325,8 @@ class Deployment:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"{self.kind}: no /healthcheck")
             time.sleep(0.3)
+        if self.kind != "embedded":
+            self._wait_consumers(deadline)
         client = OrchestrationClient(self.client_endpoint())
         tmpl = {
             "heat_template_version": "2021-04-16",
@@ -335,6 +337,32 @@ class Deployment:
         client.wait(name, sid, "CREATE", max(5.0, deadline - time.monotonic()))
         client.delete_stack(name, sid)
         client.wait(name, sid, "DELETE", 60, deleting=True)
+
+    def _wait_consumers(self, deadline: float) -> None:
+        # A call published before an engine consumes its topic is lost
+        # and answers 500 MessagingTimeout a minute later: the warm-up
+        # failed so now and then, with Heat or keel-heat.
+        wanted = {"engine", "engine_worker"}
+        while True:
+            self._check_alive()
+            listed = subprocess.run(
+                ["rabbitmqctl", "-q", "list_queues", "-p", self.name]
+                + ["name", "consumers"],
+                capture_output=True,
+                text=True,
+            ).stdout.split("\n")
+            ready = {
+                parts[0]
+                for parts in (line.split() for line in listed)
+                if len(parts) == 2 and parts[1].isdigit() and int(parts[1])
+            }
+            if wanted <= ready:
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"{self.kind}: no engine consumes {sorted(wanted - ready)}"
+                )
+            time.sleep(0.3)
 
     def _check_alive(self) -> None:
         for name, proc in self.procs.items():

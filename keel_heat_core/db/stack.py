@@ -30,7 +30,7 @@ from typing import Any
 from sqlalchemy import Text, bindparam, delete, func, or_, select, type_coerce
 from sqlalchemy import update as sa_update
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import Query, Session
+from sqlalchemy.orm import Query, Session, defer
 
 from keel_heat_core.db import _query, exceptions, models, records
 from keel_heat_core.db.database import Database, retry_on_db_error
@@ -52,6 +52,13 @@ _TABLE = models.table_of(models.Stack)
 _NO_DEPS_SELECT = select(
     *(c for c in _TABLE.c if c.name != "current_deps")
 ).where(_TABLE.c.id == bindparam("id"), _TABLE.c.deleted_at.is_(None))
+_TAG_TABLE = models.table_of(models.StackTag)
+#: one stack's tags in the order they were given
+_TAGS_SELECT = (
+    select(_TAG_TABLE.c.tag)
+    .where(_TAG_TABLE.c.stack_id == bindparam("id"))
+    .order_by(_TAG_TABLE.c.id)
+)
 #: ``current_deps`` of one stack, as stored text
 _DEPS_TEXT_SELECT = select(type_coerce(_TABLE.c.current_deps, Text)).where(
     _TABLE.c.id == bindparam("id")
@@ -83,11 +90,17 @@ def _tags_by_stack(
 
 
 def _records(
-    session: Session, rows: Sequence[models.Stack], with_tags: bool = True
+    session: Session,
+    rows: Sequence[models.Stack],
+    with_tags: bool = True,
+    with_deps: bool = True,
 ) -> list[records.StackRecord]:
     tags = _tags_by_stack(session, [r.id for r in rows]) if with_tags else {}
+    extra = {} if with_deps else {"current_deps": None}
     return [
-        records.from_row(records.StackRecord, r, tags=tags.get(r.id, ()))
+        records.from_row(
+            records.StackRecord, r, tags=tags.get(r.id, ()), **extra
+        )
         for r in rows
     ]
 
@@ -188,6 +201,35 @@ def deps_text_in(conn: Connection, stack_id: str) -> str | None:
     """A stack's ``current_deps`` as stored JSON text."""
     text = conn.execute(_DEPS_TEXT_SELECT, {"id": stack_id}).scalar()
     return None if text is None else str(text)
+
+
+def get_for_reading(
+    db: Database, stack_id: str, scope: Scope = ADMIN
+) -> records.StackRecord | None:
+    """A live stack with its tags but not its ``current_deps`` (``None``).
+
+    What a read of the API needs (show, resources, events, outputs): Core
+    statements in one transaction, and not the traversal's graph, whose
+    JSON grows with the stack.
+    """
+    with db.connection() as conn:
+        found = conn.execute(_NO_DEPS_SELECT, {"id": stack_id}).first()
+        if found is None:
+            return None
+        values = found._mapping
+        if not scope.is_admin and scope.project_id not in (
+            values["tenant"],
+            values["stack_user_project_id"],
+        ):
+            return None
+        tags = tuple(
+            tag
+            for (tag,) in conn.execute(_TAGS_SELECT, {"id": stack_id})
+            if tag is not None
+        )
+    return records.from_mapping(
+        records.StackRecord, values, tags=tags, current_deps=None
+    )
 
 
 def get_by_name(
@@ -345,11 +387,14 @@ def list_stacks(
     tags_any: Sequence[str] | None = None,
     not_tags: Sequence[str] | None = None,
     not_tags_any: Sequence[str] | None = None,
+    with_deps: bool = True,
 ) -> list[records.StackRecord]:
     """Heat's ``stack_get_all``: root stacks unless ``show_nested``.
 
     :param filters: exact matches on stack columns.
     :param hidden_tags: ``[DEFAULT] hidden_stack_tags``.
+    :param with_deps: also load each stack's traversal graph
+        (``current_deps``; ``None`` without); ``GET /stacks`` does without.
     :raises exceptions.Invalid: on an unknown filter column.
     """
     with db.transaction() as session:
@@ -366,6 +411,10 @@ def list_stacks(
             not_tags_any=not_tags_any,
         )
         query = _query.exact_filter(query, models.Stack, filters)
+        if not with_deps:
+            query = query.options(
+                defer(models.Stack.current_deps, raiseload=True)
+            )
         marker_row = session.get(models.Stack, marker) if marker else None
         query = _query.paginate(
             query,
@@ -375,7 +424,7 @@ def list_stacks(
             marker_row=marker_row,
             sort_dir=sort_dir,
         )
-        return _records(session, query.all())
+        return _records(session, query.all(), with_deps=with_deps)
 
 
 def count(

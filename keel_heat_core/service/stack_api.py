@@ -85,21 +85,29 @@ class StackAPI:
 
     # -- loading ------------------------------------------------------------
 
-    def load(self, ctxt: Any, identity: Any) -> r.StackRow:
+    def load(
+        self, ctxt: Any, identity: Any, with_deps: bool = True
+    ) -> r.StackRow:
         """The live stack named by ``identity`` visible to ``ctxt``.
 
+        :param with_deps: also read the traversal's graph
+            (``current_deps``); a read of the API does without.
         :raises EntityNotFound: ``The Stack (<name>) could not be found.``
         """
-        return db_stores.stack_row(self.load_record(ctxt, identity))
+        return db_stores.stack_row(self.load_record(ctxt, identity, with_deps))
 
-    def load_record(self, ctxt: Any, identity: Any) -> Any:
+    def load_record(
+        self, ctxt: Any, identity: Any, with_deps: bool = True
+    ) -> Any:
         """The stack record (with its tags) :meth:`load` reads.
 
         :raises EntityNotFound: ``The Stack (<name>) could not be found.``
         """
         stack_id, name = _stack_id(identity)
         rec = None
-        if stack_id:
+        if stack_id and not with_deps:
+            rec = stack_repo.get_for_reading(self.db, stack_id, scope_of(ctxt))
+        elif stack_id:
             rec = stack_repo.get(self.db, stack_id, scope_of(ctxt))
         elif name:
             rec = stack_repo.get_by_name(self.db, name, scope_of(ctxt))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 
 import pytest
@@ -159,3 +160,29 @@ def test_nested_lookups(db: Database) -> None:
     assert [s.id for s in stack.get_all_by_root(db, root.id, 1)] == [child.id]
     builders.new_resource(db, child, root_stack_id=root.id)
     assert stack.count_total_resources(db, root.id) == 1
+
+
+def test_the_read_of_a_stack_for_the_api(db: Database) -> None:
+    """``get_for_reading`` answers what ``get`` answers, tags in their
+    order, without the traversal's graph."""
+    project = _project()
+    deps = {"edges": [[[1, True], None]]}
+    made = builders.new_stack(
+        db,
+        project,
+        stack_user_project_id="domain-" + project,
+        current_deps=deps,
+    )
+    stack_tag.set_tags(db, made.id, ["b", "a", "c"])
+    full = stack.get(db, made.id, Scope(project))
+    read = stack.get_for_reading(db, made.id, Scope(project))
+    assert full is not None and read is not None
+    assert full.current_deps == deps and read.current_deps is None
+    assert read.tags == ("b", "a", "c") == full.tags
+    assert dataclasses.replace(read, current_deps=deps) == full
+    assert stack.get_for_reading(db, made.id, Scope("domain-" + project))
+    assert stack.get_for_reading(db, made.id, Scope(_project())) is None
+    assert stack.get_for_reading(db, made.id) is not None  # admin
+    assert stack.get_for_reading(db, "missing") is None
+    stack.soft_delete(db, made.id)
+    assert stack.get_for_reading(db, made.id) is None
