@@ -9,7 +9,9 @@ predecessors' node data (never by reading other resource rows).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import contextlib
+import threading
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 from keel_heat_core.model.identifier import StackIdentifier
@@ -18,7 +20,7 @@ from keel_heat_core.template import versions
 from keel_heat_core.template.environment import Environment
 from keel_heat_core.template.parameters import make_parameters
 from keel_heat_core.template.protocols import PendingStackView, StackView
-from keel_heat_core.template.rsrc_defn import DefinitionDiff
+from keel_heat_core.template.rsrc_defn import DefinitionDiff, OutputDefinition
 from keel_heat_core.template.stack_definition import StackDefinition
 
 
@@ -47,6 +49,9 @@ class StoredTemplate(Mapping[str, "TemplateResource"]):
         pending = StackDefinition(self.t, self.parameters, PendingStackView())
         self._pending = pending
         self._dep_attrs: dict[str, set[Any]] | None = None
+        self._outputs_view = ThreadView()
+        self._outputs: dict[str, OutputDefinition] | None = None
+        self._outputs_lock = threading.Lock()
         self._resources = {
             name: TemplateResource(self, name, rdefn.resource_type)
             for name, rdefn in pending.resource_definitions().items()
@@ -64,6 +69,28 @@ class StoredTemplate(Mapping[str, "TemplateResource"]):
     def stack_definition(self, view: StackView) -> StackDefinition:
         """A definition of the stack whose functions read ``view``."""
         return StackDefinition(self.t, self.parameters, view)
+
+    @contextlib.contextmanager
+    def outputs(
+        self, view: StackView
+    ) -> Iterator[Mapping[str, OutputDefinition]]:
+        """The outputs' definitions, their functions reading ``view``
+        in this thread until the block ends.
+
+        The outputs are parsed once per stored template (a show of a
+        stack with 100 outputs parsed them all at every request); their
+        functions read the view the calling thread bound, so readers of
+        the same stack in other threads do not see each other's.
+        """
+        if self._outputs is None:
+            with self._outputs_lock:
+                if self._outputs is None:
+                    stack = StackDefinition(
+                        self.t, self.parameters, self._outputs_view
+                    )
+                    self._outputs = stack.outputs()
+        with self._outputs_view.bound(view):
+            yield self._outputs
 
     def dependency_names(self, name: str) -> list[str]:
         """Names ``name`` depends on (explicit, then implicit)."""
@@ -88,6 +115,53 @@ class StoredTemplate(Mapping[str, "TemplateResource"]):
                     found.setdefault(res, set()).add(attr)
             self._dep_attrs = found
         return set(self._dep_attrs.get(name, ()))
+
+
+class ThreadView:
+    """A :class:`StackView` that reads the view its caller's thread
+    bound with :meth:`bound`."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    @contextlib.contextmanager
+    def bound(self, view: StackView) -> Iterator[None]:
+        before = getattr(self._local, "view", None)
+        self._local.view = view
+        try:
+            yield
+        finally:
+            self._local.view = before
+
+    @property
+    def _view(self) -> StackView:
+        view: StackView | None = getattr(self._local, "view", None)
+        if view is None:
+            raise RuntimeError("no stack view bound in this thread")
+        return view
+
+    def reference_id(self, name: str) -> str | None:
+        return self._view.reference_id(name)
+
+    def attribute(self, name: str, attr: str, path: Sequence[Any] = ()) -> Any:
+        return self._view.attribute(name, attr, path)
+
+    def all_attributes(self, name: str) -> dict[str, Any] | None:
+        return self._view.all_attributes(name)
+
+    def attribute_names(
+        self, name: str, resource_type: str
+    ) -> Collection[str] | None:
+        return self._view.attribute_names(name, resource_type)
+
+    def resource_facade(self, kind: str) -> Any:
+        return self._view.resource_facade(kind)
+
+    def availability_zones(self) -> list[str]:
+        return self._view.availability_zones()
+
+    def resource_action(self, name: str) -> str | None:
+        return self._view.resource_action(name)
 
 
 class TemplateResource:

@@ -24,10 +24,10 @@ if _service_backend.get_backend_type() is None:
 
 import oslo_messaging as messaging  # noqa: E402
 from oslo_config import cfg
-from oslo_serialization import jsonutils
 
 from keel_heat_core.context import BusContextSerializer
 from keel_heat_core.exception import HeatException
+from keel_heat_core.rpc.payload import PayloadSerializer
 
 __all__ = [
     "ALLOWED_EXMODS",
@@ -111,16 +111,9 @@ def rebuild_remote_error(err: messaging.RemoteError) -> RemoteEngineError:
     return cls(str(err.value or ""), str(trace))
 
 
-class JsonPayloadSerializer(messaging.NoOpSerializer):  # type: ignore[misc]
-    """Payloads as JSON primitives (datetimes and objects turned to text)."""
-
-    def serialize_entity(self, ctxt: Any, entity: Any) -> Any:
-        return jsonutils.to_primitive(entity, convert_instances=True)
-
-
 def context_serializer() -> messaging.Serializer:
     """Return the serializer of engine calls: contexts without secrets."""
-    return BusContextSerializer(base=JsonPayloadSerializer())
+    return BusContextSerializer(base=PayloadSerializer())
 
 
 _GLOBAL_ONLY_OPTS = (

@@ -15,6 +15,7 @@ from typing import Any
 import oslo_messaging
 
 from keel_heat_core.context import BusContextSerializer
+from keel_heat_core.rpc.payload import PayloadSerializer
 
 TOPIC = "engine_worker"
 BASE_VERSION = "1.0"
@@ -23,7 +24,7 @@ VERSION = "1.9"
 
 def serializer() -> BusContextSerializer:
     """The serializer every keel-heat RPC client and server uses."""
-    return BusContextSerializer(oslo_messaging.JsonPayloadSerializer())
+    return BusContextSerializer(PayloadSerializer())
 
 
 class WorkerClient:

@@ -140,27 +140,27 @@ class StackReads:
     def outputs(
         self, stack: r.StackRow, stored: Any, key: str | None = None
     ) -> list[dict[str, Any]]:
-        definition = stored.stack_definition(RowsView(self.api, stack, stored))
         out = []
-        for name, output in definition.outputs().items():
-            if key is not None and name != key:
-                continue
-            item: dict[str, Any] = {
-                "output_key": name,
-                "description": output.description(),
-            }
-            try:
-                item["output_value"] = output.get_value()
-            except Exception as exc:
-                item["output_value"] = None
-                item["output_error"] = str(exc)
-            out.append(item)
+        with stored.outputs(RowsView(self.api, stack, stored)) as defined:
+            for name, output in defined.items():
+                if key is not None and name != key:
+                    continue
+                item: dict[str, Any] = {
+                    "output_key": name,
+                    "description": output.description(),
+                }
+                try:
+                    item["output_value"] = output.get_value()
+                except Exception as exc:
+                    item["output_value"] = None
+                    item["output_error"] = str(exc)
+                out.append(item)
         return out
 
     def show_stack(
         self, ctxt: Any, stack_identity: Any, resolve_outputs: bool = True
     ) -> list[dict[str, Any]]:
-        rec = self.api.load_record(ctxt, stack_identity)
+        rec = self.api.load_record(ctxt, stack_identity, with_deps=False)
         stack = db_stores.stack_row(rec)
         stored = self.api.stored(stack)
         tags = rec.tags
@@ -172,6 +172,7 @@ class StackReads:
             self.api.db,
             scope_of(ctxt),
             hidden_tags=self._hidden_tags(),
+            with_deps=False,
             **_list_args(kwargs),
         )
         return [
@@ -207,11 +208,11 @@ class StackReads:
         return views.identity(db_stores.stack_row(rec))
 
     def get_template(self, ctxt: Any, stack_identity: Any) -> Any:
-        stack = self.api.load(ctxt, stack_identity)
+        stack = self.api.load(ctxt, stack_identity, with_deps=False)
         return template_repo.get(self.api.db, stack.raw_template_id).template
 
     def get_environment(self, ctxt: Any, stack_identity: Any) -> Any:
-        stack = self.api.load(ctxt, stack_identity)
+        stack = self.api.load(ctxt, stack_identity, with_deps=False)
         stored = self.api.stored(stack)
         env = stored.env.user_env_as_dict()
         hidden = {
@@ -226,7 +227,7 @@ class StackReads:
         return env
 
     def get_files(self, ctxt: Any, stack_identity: Any) -> Any:
-        stack = self.api.load(ctxt, stack_identity)
+        stack = self.api.load(ctxt, stack_identity, with_deps=False)
         return template_repo.get(self.api.db, stack.raw_template_id).files
 
     def list_stack_resources(
@@ -241,7 +242,7 @@ class StackReads:
         substring, nested stacks down to ``nested_depth`` (capped at
         ``max_nested_stack_depth``); ``with_detail`` adds description and
         attributes."""
-        stack = self.api.load(ctxt, stack_identity)
+        stack = self.api.load(ctxt, stack_identity, with_deps=False)
         depth = min(
             int(nested_depth or 0), self.api.conf.max_nested_stack_depth
         )
@@ -258,7 +259,7 @@ class StackReads:
     ) -> dict[str, Any]:
         """One resource with description, attributes (plus ``with_attr``)
         and metadata."""
-        stack = self.api.load(ctxt, stack_identity)
+        stack = self.api.load(ctxt, stack_identity, with_deps=False)
         for item in self.resources.items(
             stack, detail=True, with_attr=with_attr, names={resource_name}
         ):
@@ -279,7 +280,7 @@ class StackReads:
 
         :raises ResourceNotFound: when the stack has no such resource.
         """
-        stack = self.api.load(ctxt, stack_identity)
+        stack = self.api.load(ctxt, stack_identity, with_deps=False)
         stored = self.api.stored(stack)
         if resource_name not in stored:
             raise exception.ResourceNotFound(
@@ -306,7 +307,7 @@ class StackReads:
     def list_events(
         self, ctxt: Any, stack_identity: Any, **kwargs: Any
     ) -> list[dict[str, Any]]:
-        stack = self.api.load(ctxt, stack_identity)
+        stack = self.api.load(ctxt, stack_identity, with_deps=False)
         depth = int(kwargs.get("nested_depth") or 0)
         stacks = {stack.id: stack}
         if depth:  # as in Heat, not capped
