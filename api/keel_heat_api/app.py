@@ -14,7 +14,7 @@ import pecan
 from oslo_config import cfg
 from oslo_middleware import cors, http_proxy_to_wsgi, request_id
 
-from keel_heat_api import hooks, opts, v1
+from keel_heat_api import argspecs, hooks, opts, v1
 from keel_heat_api.context import ContextMiddleware, NoAuthMiddleware
 from keel_heat_api.fault import FaultWrapper, WSGIApp
 from keel_heat_api.healthcheck import HealthCheck, Healthcheck
@@ -59,6 +59,7 @@ def _auth(app: WSGIApp, conf: cfg.ConfigOpts) -> WSGIApp:
 
 def pecan_app(conf: cfg.ConfigOpts, enforcer: Any, rpc: Any) -> WSGIApp:
     """Return the bare pecan application (no middleware)."""
+    argspecs.install()
     app: WSGIApp = pecan.make_app(
         RootController(v1.router()),
         hooks=[

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+from typing import Any
 
 import pytest
 
@@ -186,3 +187,39 @@ def test_the_read_of_a_stack_for_the_api(db: Database) -> None:
     assert stack.get_for_reading(db, "missing") is None
     stack.soft_delete(db, made.id)
     assert stack.get_for_reading(db, made.id) is None
+
+
+def test_a_list_without_graphs_is_the_same_list(db: Database) -> None:
+    """``list_stacks(with_deps=False)`` (Core rows, what ``GET /stacks``
+    reads) answers the ORM list's records, without ``current_deps``."""
+    project = _project()
+    scope = Scope(project)
+    made = [
+        builders.new_stack(
+            db,
+            project,
+            name=f"n{i}",
+            status=status,
+            current_deps={"edges": [[[i, True], None]]},
+        )
+        for i, status in enumerate(["COMPLETE", "FAILED", "COMPLETE"] * 2)
+    ]
+    stack_tag.set_tags(db, made[0].id, ["x", "y"])
+    stack_tag.set_tags(db, made[3].id, ["x"])
+    asks: list[dict[str, Any]] = [
+        {},
+        {"sort_keys": ["stack_name"], "sort_dir": "asc", "limit": 4},
+        {"sort_keys": "stack_name", "limit": 2, "marker": made[2].id},
+        {"filters": {"status": "FAILED"}},
+        {"tags": ["x"]},
+        {"not_tags_any": ["y"], "sort_keys": ["creation_time"]},
+    ]
+    for ask in asks:
+        full = stack.list_stacks(db, scope, **ask)
+        light = stack.list_stacks(db, scope, with_deps=False, **ask)
+        assert full, ask
+        assert [s.current_deps for s in light] == [None] * len(full)
+        assert light == [
+            dataclasses.replace(s, current_deps=None) for s in full
+        ], ask
+    assert stack.list_stacks(db, Scope(_project()), with_deps=False) == []
