@@ -422,12 +422,12 @@ def list_stacks(
         # load for a page of 50 stacks, and no graph to decode for each
         stmt = query.with_entities(*_NO_DEPS_COLUMNS).statement
         found = [row._mapping for row in session.connection().execute(stmt)]
-        tags = _tags_by_stack(session, [values["id"] for values in found])
+        tagged = _tags_by_stack(session, [values["id"] for values in found])
         return [
             records.from_mapping(
                 records.StackRecord,
                 values,
-                tags=tags.get(values["id"], ()),
+                tags=tagged.get(values["id"], ()),
                 current_deps=None,
             )
             for values in found
