@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import oslo_messaging
 from oslo_config import cfg
 
+from keel_heat_core.rpc.expected import ExpectedErrors
 from keel_heat_core.rpc.listener_client import TOPIC as LISTENER_TOPIC
 from keel_heat_core.rpc.listener_client import ListenerClient
 from keel_heat_core.rpc.worker_client import TOPIC as WORKER_TOPIC
@@ -196,8 +197,14 @@ class EngineService:
             [WorkerEndpoint(self.check)],
         )
         self.engine_endpoints = backend.engine_endpoints(deps, self.check)
+        # the engine API's errors are answers to its callers (4xx at the
+        # API), logged without a traceback; the workers' casts have no
+        # caller to tell
         self._serve(
-            transport, prefix + ENGINE_TOPIC, self.host, self.engine_endpoints
+            transport,
+            prefix + ENGINE_TOPIC,
+            self.host,
+            [ExpectedErrors(endpoint) for endpoint in self.engine_endpoints],
         )
         self._start_thread("heartbeat", self._heartbeat_loop)
         self._start_thread("resume", self._resume_loop)
