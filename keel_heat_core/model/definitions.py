@@ -82,14 +82,14 @@ class StoredTemplate(Mapping[str, "TemplateResource"]):
         functions read the view the calling thread bound, so readers of
         the same stack in other threads do not see each other's.
         """
-        if self._outputs is None:
-            with self._outputs_lock:
-                if self._outputs is None:
-                    stack = StackDefinition(
-                        self.t, self.parameters, self._outputs_view
-                    )
-                    self._outputs = stack.outputs()
         with self._outputs_view.bound(view):
+            if self._outputs is None:
+                with self._outputs_lock:
+                    if self._outputs is None:
+                        stack = StackDefinition(
+                            self.t, self.parameters, self._outputs_view
+                        )
+                        self._outputs = stack.outputs()
             yield self._outputs
 
     def dependency_names(self, name: str) -> list[str]:
