@@ -345,15 +345,12 @@ class Deployment:
         wanted = {"engine", "engine_worker"}
         while True:
             self._check_alive()
-            listed = subprocess.run(
-                ["rabbitmqctl", "-q", "list_queues", "-p", self.name]
-                + ["name", "consumers"],
-                capture_output=True,
-                text=True,
-            ).stdout.split("\n")
+            listed = self._rabbitmqctl(
+                "list_queues", "-p", self.name, "name", "consumers"
+            )
             ready = {
                 parts[0]
-                for parts in (line.split() for line in listed)
+                for parts in (line.split() for line in listed.splitlines())
                 if len(parts) == 2 and parts[1].isdigit() and int(parts[1])
             }
             if wanted <= ready:
@@ -422,10 +419,13 @@ class Deployment:
         )
 
     @staticmethod
-    def _rabbitmqctl(*args: str) -> None:
-        subprocess.run(
-            ["rabbitmqctl", "-q", *args], check=True, capture_output=True
-        )
+    def _rabbitmqctl(*args: str) -> str:
+        return subprocess.run(
+            ["rabbitmqctl", "-q", *args],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
 
 
 @contextlib.contextmanager

@@ -10,29 +10,21 @@ new object at every attribute access; its ``__func__`` is not).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pecan.core
 
-_lock = threading.Lock()
 _specs: dict[Any, Any] = {}
 
 
 def _memoized(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
     def getargspec(method: Any) -> Any:
         key = getattr(method, "__func__", method)
-        try:
-            return _specs[key]
-        except (KeyError, TypeError):
-            pass
-        spec = original(method)
-        try:
-            with _lock:
-                _specs[key] = spec
-        except TypeError:  # an unhashable callable: not kept
-            pass
+        spec = _specs.get(key)
+        if spec is None:
+            # two threads may both work it out once: the same value
+            spec = _specs[key] = original(method)
         return spec
 
     getargspec.memoized = True  # type: ignore[attr-defined]

@@ -54,13 +54,6 @@ _NO_DEPS_COLUMNS = tuple(c for c in _TABLE.c if c.name != "current_deps")
 _NO_DEPS_SELECT = select(*_NO_DEPS_COLUMNS).where(
     _TABLE.c.id == bindparam("id"), _TABLE.c.deleted_at.is_(None)
 )
-_TAG_TABLE = models.table_of(models.StackTag)
-#: one stack's tags in the order they were given
-_TAGS_SELECT = (
-    select(_TAG_TABLE.c.tag)
-    .where(_TAG_TABLE.c.stack_id == bindparam("id"))
-    .order_by(_TAG_TABLE.c.id)
-)
 #: ``current_deps`` of one stack, as stored text
 _DEPS_TEXT_SELECT = select(type_coerce(_TABLE.c.current_deps, Text)).where(
     _TABLE.c.id == bindparam("id")
@@ -74,7 +67,7 @@ def _check_columns(values: Mapping[str, Any]) -> None:
 
 
 def _tags_by_stack(
-    session: Session, stack_ids: Sequence[str]
+    session: Session | Connection, stack_ids: Sequence[str]
 ) -> dict[str, tuple[str, ...]]:
     tags: dict[str, list[str]] = {}
     if not stack_ids:
@@ -104,9 +97,25 @@ def _records(
 def _visible(row: models.Stack | None, scope: Scope) -> bool:
     if row is None:
         return False
-    if scope.is_admin:
-        return True
-    return scope.project_id in (row.tenant, row.stack_user_project_id)
+    return _visible_to(scope, row.tenant, row.stack_user_project_id)
+
+
+def _visible_to(
+    scope: Scope, tenant: str | None, stack_user_project_id: str | None
+) -> bool:
+    return scope.is_admin or scope.project_id in (
+        tenant,
+        stack_user_project_id,
+    )
+
+
+def _without_deps(
+    values: Any, tags: tuple[str, ...] = ()
+) -> records.StackRecord:
+    """A record of Core row values that left ``current_deps`` out."""
+    return records.from_mapping(
+        records.StackRecord, values, tags=tags, current_deps=None
+    )
 
 
 def _by_name_query(session: Session, name: str, project: str | None) -> Any:
@@ -188,9 +197,7 @@ def get_without_deps_in(
     found = conn.execute(_NO_DEPS_SELECT, {"id": stack_id}).first()
     if found is None:
         return None
-    return records.from_mapping(
-        records.StackRecord, found._mapping, tags=(), current_deps=None
-    )
+    return _without_deps(found._mapping)
 
 
 def deps_text_in(conn: Connection, stack_id: str) -> str | None:
@@ -213,19 +220,12 @@ def get_for_reading(
         if found is None:
             return None
         values = found._mapping
-        if not scope.is_admin and scope.project_id not in (
-            values["tenant"],
-            values["stack_user_project_id"],
+        if not _visible_to(
+            scope, values["tenant"], values["stack_user_project_id"]
         ):
             return None
-        tags = tuple(
-            tag
-            for (tag,) in conn.execute(_TAGS_SELECT, {"id": stack_id})
-            if tag is not None
-        )
-    return records.from_mapping(
-        records.StackRecord, values, tags=tags, current_deps=None
-    )
+        tags = _tags_by_stack(conn, [stack_id]).get(stack_id, ())
+    return _without_deps(values, tags)
 
 
 def get_by_name(
@@ -424,12 +424,7 @@ def list_stacks(
         found = [row._mapping for row in session.connection().execute(stmt)]
         tagged = _tags_by_stack(session, [values["id"] for values in found])
         return [
-            records.from_mapping(
-                records.StackRecord,
-                values,
-                tags=tagged.get(values["id"], ()),
-                current_deps=None,
-            )
+            _without_deps(values, tagged.get(values["id"], ()))
             for values in found
         ]
 

@@ -128,6 +128,10 @@ class StackReads:
         self.api = api
         self.resources = ResourceReads(api, RowsView)
 
+    def _load(self, ctxt: Any, identity: Any) -> r.StackRow:
+        # a read needs the stack's row, never its traversal graph
+        return self.api.load(ctxt, identity, with_deps=False)
+
     def output_keys(self, stored: Any) -> list[dict[str, Any]]:
         """``list_outputs``: each output's key and description, values
         not resolved (as Heat)."""
@@ -208,11 +212,11 @@ class StackReads:
         return views.identity(db_stores.stack_row(rec))
 
     def get_template(self, ctxt: Any, stack_identity: Any) -> Any:
-        stack = self.api.load(ctxt, stack_identity, with_deps=False)
+        stack = self._load(ctxt, stack_identity)
         return template_repo.get(self.api.db, stack.raw_template_id).template
 
     def get_environment(self, ctxt: Any, stack_identity: Any) -> Any:
-        stack = self.api.load(ctxt, stack_identity, with_deps=False)
+        stack = self._load(ctxt, stack_identity)
         stored = self.api.stored(stack)
         env = stored.env.user_env_as_dict()
         hidden = {
@@ -227,7 +231,7 @@ class StackReads:
         return env
 
     def get_files(self, ctxt: Any, stack_identity: Any) -> Any:
-        stack = self.api.load(ctxt, stack_identity, with_deps=False)
+        stack = self._load(ctxt, stack_identity)
         return template_repo.get(self.api.db, stack.raw_template_id).files
 
     def list_stack_resources(
@@ -242,7 +246,7 @@ class StackReads:
         substring, nested stacks down to ``nested_depth`` (capped at
         ``max_nested_stack_depth``); ``with_detail`` adds description and
         attributes."""
-        stack = self.api.load(ctxt, stack_identity, with_deps=False)
+        stack = self._load(ctxt, stack_identity)
         depth = min(
             int(nested_depth or 0), self.api.conf.max_nested_stack_depth
         )
@@ -259,7 +263,7 @@ class StackReads:
     ) -> dict[str, Any]:
         """One resource with description, attributes (plus ``with_attr``)
         and metadata."""
-        stack = self.api.load(ctxt, stack_identity, with_deps=False)
+        stack = self._load(ctxt, stack_identity)
         for item in self.resources.items(
             stack, detail=True, with_attr=with_attr, names={resource_name}
         ):
@@ -280,7 +284,7 @@ class StackReads:
 
         :raises ResourceNotFound: when the stack has no such resource.
         """
-        stack = self.api.load(ctxt, stack_identity, with_deps=False)
+        stack = self._load(ctxt, stack_identity)
         stored = self.api.stored(stack)
         if resource_name not in stored:
             raise exception.ResourceNotFound(
@@ -307,7 +311,7 @@ class StackReads:
     def list_events(
         self, ctxt: Any, stack_identity: Any, **kwargs: Any
     ) -> list[dict[str, Any]]:
-        stack = self.api.load(ctxt, stack_identity, with_deps=False)
+        stack = self._load(ctxt, stack_identity)
         depth = int(kwargs.get("nested_depth") or 0)
         stacks = {stack.id: stack}
         if depth:  # as in Heat, not capped
