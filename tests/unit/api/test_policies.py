@@ -106,3 +106,74 @@ def test_sample_generator_works() -> None:
     assert '#"stacks:create": "role:member and project_id:%(project_id)s"' in (
         out.stdout
     )
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _file_enforcer(
+    tmp_path: pathlib.Path, text: str
+) -> tuple[Enforcer, pathlib.Path, _Clock]:
+    policy_file = tmp_path / "policy.yaml"
+    policy_file.write_text(text)
+    conf = cfg.ConfigOpts()
+    conf([], project="keel-heat-test")
+    enf = Enforcer(conf, policy_file=str(policy_file))
+    clock = _Clock()
+    enf.enforcer.clock = clock
+    return enf, policy_file, clock
+
+
+def test_a_changed_policy_file_takes_effect_within_the_interval(
+    tmp_path: pathlib.Path,
+) -> None:
+    from keel_heat_core.policies import enforcer as enforcer_mod
+
+    enf, policy_file, clock = _file_enforcer(
+        tmp_path, '"stacks:index": "role:reader"\n'
+    )
+    reader = _ctx(["reader"])
+    assert enf.check(reader, "stacks:index", {"project_id": "p"})
+    policy_file.write_text('"stacks:index": "!"\n')
+    # the mtime must differ for oslo.policy's file cache to read it again
+    stat = policy_file.stat()
+    import os
+
+    os.utime(policy_file, (stat.st_atime, stat.st_mtime + 5))
+    clock.now += enforcer_mod.RELOAD_INTERVAL / 2
+    assert enf.check(reader, "stacks:index", {"project_id": "p"})
+    clock.now += enforcer_mod.RELOAD_INTERVAL
+    assert not enf.check(reader, "stacks:index", {"project_id": "p"})
+
+
+def test_checks_within_the_interval_do_not_look_at_the_files(
+    tmp_path: pathlib.Path,
+) -> None:
+    enf, policy_file, clock = _file_enforcer(
+        tmp_path, '"stacks:index": "role:reader"\n'
+    )
+    reader = _ctx(["reader"])
+    assert enf.check(reader, "stacks:index", {"project_id": "p"})
+    policy_file.unlink()  # a look at the files now would miss it
+    loads = []
+    real = type(enf.enforcer).__mro__[1].load_rules
+
+    def counting(self: object, force_reload: bool = False) -> None:
+        loads.append(force_reload)
+        real(self, force_reload)
+
+    import unittest.mock
+
+    with unittest.mock.patch.object(
+        type(enf.enforcer).__mro__[1], "load_rules", counting
+    ):
+        for _ in range(20):
+            assert enf.check(reader, "stacks:index", {"project_id": "p"})
+        assert loads == []
+        enf.enforcer.load_rules(force_reload=True)
+        assert loads == [True]
