@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy import delete as sa_delete
-from sqlalchemy import insert, select
 from sqlalchemy import update as sa_update
 
 from keel_heat_core.db import exceptions, models
@@ -68,6 +68,20 @@ def get(db: Database, resource_id: int, key: str) -> str | None:
         return _clear(db, row)
 
 
+_RESOURCE = models.table_of(models.Resource)
+#: the owning resource row, locked: writers of one resource's data queue
+#: here (a primary-key lock, no gap lock)
+_LOCK_OWNER = (
+    select(_RESOURCE.c.id)
+    .where(_RESOURCE.c.id == bindparam("resource_id"))
+    .with_for_update()
+)
+_FIND = select(_TABLE.c.id).where(
+    _TABLE.c.resource_id == bindparam("resource_id"),
+    _TABLE.c.key == bindparam("key"),
+)
+
+
 @retry_on_db_error
 def set_value(
     db: Database,
@@ -76,22 +90,33 @@ def set_value(
     value: str | None,
     redact: bool = False,
 ) -> None:
-    """Create or overwrite one key."""
+    """Create or overwrite one key.
+
+    The writer first locks the resource's row, then looks the key up and
+    updates it by id or inserts it. An ``UPDATE ... WHERE resource_id AND
+    key`` that matches nothing takes a gap lock on MariaDB/MySQL; resources
+    created together then deadlocked on each other's inserts into that gap
+    (each deadlock a retry after half a second).
+    """
     method, stored = db.encrypt(value) if redact else ("", value)
     values = {"redact": redact, "value": stored, "decrypt_method": method}
-    col = _TABLE.c
     with db.connection() as conn:
         # (Core statements: plugins write their data on every action)
-        result = conn.execute(
-            sa_update(_TABLE)
-            .where(col.resource_id == resource_id, col.key == key)
-            .values(**values)
-        )
-        if not result.rowcount:
+        conn.execute(_LOCK_OWNER, {"resource_id": resource_id})
+        found = conn.execute(
+            _FIND, {"resource_id": resource_id, "key": key}
+        ).first()
+        if found is None:
             conn.execute(
                 insert(_TABLE).values(
                     resource_id=resource_id, key=key, **values
                 )
+            )
+        else:
+            conn.execute(
+                sa_update(_TABLE)
+                .where(_TABLE.c.id == found[0])
+                .values(**values)
             )
 
 

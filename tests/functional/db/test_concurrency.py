@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from keel_heat_core.db import resource, stack, sync_point
+from keel_heat_core.db import resource, resource_data, stack, sync_point
 from keel_heat_core.db.database import Database
 from tests.functional.db import builders
 
@@ -134,3 +134,34 @@ def test_unchanged_update_counts_as_matched(server_db: Database) -> None:
         {"status": st.status, "current_traversal": st.current_traversal},
         exp_trvsl=st.current_traversal,
     )
+
+
+def test_new_resource_data_of_many_resources_never_deadlocks(
+    server_db: Database,
+) -> None:
+    """Resources created together each write their first data key.
+
+    Called without the retry on deadlock, so that a deadlock fails the
+    test: an ``UPDATE ... WHERE resource_id AND key`` that found nothing
+    took a gap lock on MariaDB, and the inserts of concurrent writers into
+    that gap deadlocked (a wide stack's create retried half a second for
+    each one).
+    """
+    db = server_db
+    write = resource_data.set_value.__wrapped__  # type: ignore[attr-defined]
+    st = builders.new_stack(db)
+    for _ in range(ROUNDS):
+        rows = [builders.new_resource(db, st) for _ in range(THREADS)]
+        _race(lambda n, rows=rows: write(db, rows[n].id, "value", f"v{n}"))
+        for n, row in enumerate(rows):
+            assert resource_data.get_all(db, row.id) == {"value": f"v{n}"}
+    # and a second write of a key overwrites it in place
+    rows = [builders.new_resource(db, st) for _ in range(THREADS)]
+    for key_round in ("a", "b"):
+        _race(
+            lambda n, rows=rows, k=key_round: write(
+                db, rows[n].id, "value", f"{k}{n}"
+            )
+        )
+    for n, row in enumerate(rows):
+        assert resource_data.get_all(db, row.id) == {"value": f"b{n}"}
