@@ -183,18 +183,26 @@ def is_sequence(value: Any) -> bool:
     return _is_list(value)
 
 
+#: values :func:`resolve` returns as they are, told by their exact type
+#: (``isinstance`` against the ABCs costs more than the rest of a resolve)
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def resolve(snippet: Any, nullable: bool = False) -> Any:
     """Compute the value of a parsed snippet.
 
     Inside maps and lists, entries whose value is :data:`ABSENT` are
     dropped; at the top level the marker becomes None unless ``nullable``.
     """
-    if isinstance(snippet, Function):
+    kind = type(snippet)
+    if kind in _PLAIN:
+        return snippet
+    if kind is not dict and isinstance(snippet, Function):
         value = snippet.result()
         if value is ABSENT and not nullable:
             return None
         return value
-    if isinstance(snippet, Mapping):
+    if kind is dict or isinstance(snippet, Mapping):
         out = {}
         for key, item in snippet.items():
             value = resolve(item, nullable=True)
