@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 import subprocess
 import sys
+import unittest.mock
 
 from oslo_config import cfg
 
 from keel_heat_core import policies
 from keel_heat_core.context import RequestContext as ApiRequestContext
+from keel_heat_core.policies import enforcer as enforcer_mod
 from keel_heat_core.policies.enforcer import Enforcer, PolicyDenied
 
 READER = "role:reader and project_id:%(project_id)s"
@@ -116,35 +119,31 @@ class _Clock:
         return self.now
 
 
-def _file_enforcer(
-    tmp_path: pathlib.Path, text: str
+def _loaded_enforcer(
+    tmp_path: pathlib.Path,
 ) -> tuple[Enforcer, pathlib.Path, _Clock]:
+    """An enforcer over a policy file letting readers list stacks, with a
+    clock of the test's, after its first check (which loads the file)."""
     policy_file = tmp_path / "policy.yaml"
-    policy_file.write_text(text)
+    policy_file.write_text('"stacks:index": "role:reader"\n')
     conf = cfg.ConfigOpts()
     conf([], project="keel-heat-test")
     enf = Enforcer(conf, policy_file=str(policy_file))
     clock = _Clock()
     enf.enforcer.clock = clock
+    assert enf.check(_ctx(["reader"]), "stacks:index", {"project_id": "p"})
     return enf, policy_file, clock
 
 
 def test_a_changed_policy_file_takes_effect_within_the_interval(
     tmp_path: pathlib.Path,
 ) -> None:
-    from keel_heat_core.policies import enforcer as enforcer_mod
-
-    enf, policy_file, clock = _file_enforcer(
-        tmp_path, '"stacks:index": "role:reader"\n'
-    )
-    reader = _ctx(["reader"])
-    assert enf.check(reader, "stacks:index", {"project_id": "p"})
+    enf, policy_file, clock = _loaded_enforcer(tmp_path)
     policy_file.write_text('"stacks:index": "!"\n')
     # the mtime must differ for oslo.policy's file cache to read it again
     stat = policy_file.stat()
-    import os
-
     os.utime(policy_file, (stat.st_atime, stat.st_mtime + 5))
+    reader = _ctx(["reader"])
     clock.now += enforcer_mod.RELOAD_INTERVAL / 2
     assert enf.check(reader, "stacks:index", {"project_id": "p"})
     clock.now += enforcer_mod.RELOAD_INTERVAL
@@ -154,24 +153,18 @@ def test_a_changed_policy_file_takes_effect_within_the_interval(
 def test_checks_within_the_interval_do_not_look_at_the_files(
     tmp_path: pathlib.Path,
 ) -> None:
-    enf, policy_file, clock = _file_enforcer(
-        tmp_path, '"stacks:index": "role:reader"\n'
-    )
-    reader = _ctx(["reader"])
-    assert enf.check(reader, "stacks:index", {"project_id": "p"})
+    enf, policy_file, _clock = _loaded_enforcer(tmp_path)
     policy_file.unlink()  # a look at the files now would miss it
-    loads = []
-    real = type(enf.enforcer).__mro__[1].load_rules
+    loads: list[bool] = []
+    base = type(enf.enforcer).__mro__[1]  # oslo.policy's Enforcer
+    real = base.load_rules
 
     def counting(self: object, force_reload: bool = False) -> None:
         loads.append(force_reload)
         real(self, force_reload)
 
-    import unittest.mock
-
-    with unittest.mock.patch.object(
-        type(enf.enforcer).__mro__[1], "load_rules", counting
-    ):
+    reader = _ctx(["reader"])
+    with unittest.mock.patch.object(base, "load_rules", counting):
         for _ in range(20):
             assert enf.check(reader, "stacks:index", {"project_id": "p"})
         assert loads == []
