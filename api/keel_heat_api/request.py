@@ -39,6 +39,10 @@ class ApiRequest:
         self.rpc = rpc
         self._body: Any = None
         self._body_parsed = False
+        # URLs are built for every item of a list (an event page links
+        # each event thrice); their stack part is the same for most
+        self._application_url: str | None = None
+        self._stack_urls: dict[tuple[str, str, str], str] = {}
 
     @property
     def query(self) -> Any:
@@ -48,7 +52,9 @@ class ApiRequest:
     @property
     def application_url(self) -> str:
         """Scheme, host and script name (ending in ``/v1``)."""
-        return str(self.req.application_url)
+        if self._application_url is None:
+            self._application_url = str(self.req.application_url)
+        return self._application_url
 
     def tenant_url(self, tenant: str) -> str:
         """Return the URL of a tenant's API root."""
@@ -56,14 +62,22 @@ class ApiRequest:
 
     def identity_url(self, identity: dict[str, Any]) -> str:
         """Return the URL of a stack (or resource/event) identity."""
-        return (
-            self.tenant_url(identity["tenant"])
-            + "/stacks/"
-            + quote(identity["stack_name"], safe="")
-            + "/"
-            + quote(identity["stack_id"], safe="")
-            + quote(identity.get("path") or "")
+        key = (
+            identity["tenant"],
+            identity["stack_name"],
+            identity["stack_id"],
         )
+        stack_url = self._stack_urls.get(key)
+        if stack_url is None:
+            stack_url = self._stack_urls[key] = (
+                self.tenant_url(key[0])
+                + "/stacks/"
+                + quote(key[1], safe="")
+                + "/"
+                + quote(key[2], safe="")
+            )
+        path = identity.get("path")
+        return stack_url + quote(path) if path else stack_url
 
     def _body_is_json(self) -> bool:
         ctype = self.req.content_type or ""
