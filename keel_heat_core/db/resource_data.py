@@ -80,6 +80,10 @@ _FIND = select(_TABLE.c.id).where(
     _TABLE.c.resource_id == bindparam("resource_id"),
     _TABLE.c.key == bindparam("key"),
 )
+#: built once (a statement object keeps its cache key); the values come
+#: as parameters
+_INSERT = insert(_TABLE)
+_UPDATE_BY_ID = sa_update(_TABLE).where(_TABLE.c.id == bindparam("row_id"))
 
 
 @retry_on_db_error
@@ -108,16 +112,10 @@ def set_value(
         ).first()
         if found is None:
             conn.execute(
-                insert(_TABLE).values(
-                    resource_id=resource_id, key=key, **values
-                )
+                _INSERT, {"resource_id": resource_id, "key": key, **values}
             )
         else:
-            conn.execute(
-                sa_update(_TABLE)
-                .where(_TABLE.c.id == found[0])
-                .values(**values)
-            )
+            conn.execute(_UPDATE_BY_ID, {"row_id": found[0], **values})
 
 
 @retry_on_db_error
