@@ -82,6 +82,23 @@ class MemorySyncPointStore:
         input_data, extra_data = plan(row)
         return row, self.update_sync_point(row, input_data, extra_data)
 
+    def first_write(
+        self,
+        entity_id: str,
+        traversal_id: str,
+        is_update: bool,
+        input_data: dict[str, Any],
+    ) -> bool:
+        """The compare-and-swap of an unwritten row (``atomic_key`` 0)."""
+        with self._lock:
+            current = self._rows.get((str(entity_id), traversal_id, is_update))
+            if current is None or current.atomic_key != 0:
+                self.cas_misses += 1
+                return False
+            current.input_data = copy.deepcopy(input_data)
+            current.atomic_key = 1
+            return True
+
     def list_sync_points(
         self, stack_id: str, traversal_id: str
     ) -> list[SyncPointRow]:

@@ -78,6 +78,22 @@ class SyncPointStore(Protocol):
             whether the swap matched.
         """
 
+    def first_write(
+        self,
+        entity_id: str,
+        traversal_id: str,
+        is_update: bool,
+        input_data: dict[str, Any],
+    ) -> bool:
+        """Write ``input_data`` into a row nobody has written yet.
+
+        A compare-and-swap on ``atomic_key = 0`` without reading the row
+        first (the key of a row as :meth:`create_sync_points` made it).
+
+        :returns: True when the row existed and was unwritten; False when
+            it is missing or written already (read it to tell which).
+        """
+
     def list_sync_points(
         self, stack_id: str, traversal_id: str
     ) -> list[SyncPointRow]:

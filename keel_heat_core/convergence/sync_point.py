@@ -114,6 +114,27 @@ def sync(
     )[0]
 
 
+def first_write_of(delivery: Delivery) -> dict[str, Any] | None:
+    """The row's ``input_data`` if ``delivery`` must be its first write.
+
+    A sender that is the node's only predecessor writes the node's row
+    first, unless it is delivering again (then the row's key is no longer
+    0 and the write misses). Failures and skips merge into
+    ``extra_data`` and take the read-and-swap path.
+    """
+    if delivery.new_failures or delivery.skip_propagate:
+        return None
+    if delivery.predecessors != {delivery.sender}:
+        return None
+    return {node_key(delivery.sender): delivery.value}
+
+
+def fired_by_first_write(input_data: dict[str, Any]) -> Ready:
+    """What a first write that matched means: its only predecessor is in,
+    the node fires (the caller fills in ``node``)."""
+    return Ready(None, dict(input_data), {}, False)
+
+
 def sync_many(
     store: SyncPointStore,
     entity_id: str,
@@ -126,10 +147,18 @@ def sync_many(
 
     The outcome is the same as writing the deliveries one after the other
     in order (each one's :class:`Ready`, or None), but the row is read and
-    written once per attempt instead of once per sender.
+    written once per attempt instead of once per sender. A lone delivery
+    that must be the row's first write (:func:`first_write_of`) is
+    written without reading the row; if that misses, the row is read.
 
     :raises SyncPointNotFound: the row does not exist.
     """
+    if len(deliveries) == 1:
+        first = first_write_of(deliveries[0])
+        if first is not None and store.first_write(
+            entity_id, traversal_id, is_update, first
+        ):
+            return [fired_by_first_write(first)]
     planned: list[BatchWrite] = []
 
     def plan(row: SyncPointRow) -> tuple[dict[str, Any], Any]:

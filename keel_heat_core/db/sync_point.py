@@ -23,6 +23,8 @@ holds; writes always use the 3-element form.
      WHERE entity_id = :e AND traversal_id = :t AND is_update = :u
        AND atomic_key = :k
 
+- :func:`first_write` is that swap on a row nobody wrote yet
+  (``atomic_key = 0``), without reading it first;
 - :func:`delete_all_by_stack_and_traversal`.
 """
 
@@ -44,6 +46,19 @@ _GET_ONE = select(_TABLE).where(
     _TABLE.c.entity_id == bindparam("e"),
     _TABLE.c.traversal_id == bindparam("t"),
     _TABLE.c.is_update == bindparam("u"),
+)
+
+
+#: the first write of a row as ``create_many`` left it (``atomic_key`` 0)
+_FIRST_WRITE = (
+    sa_update(_TABLE)
+    .where(
+        _TABLE.c.entity_id == bindparam("e"),
+        _TABLE.c.traversal_id == bindparam("t"),
+        _TABLE.c.is_update == bindparam("u"),
+        _TABLE.c.atomic_key == 0,
+    )
+    .values(input_data=bindparam("d"), atomic_key=1)
 )
 
 
@@ -299,6 +314,45 @@ def read_and_swap_stored(
             extra_data,
         )
         return rec, bool(conn.execute(stmt).rowcount)
+
+
+def first_write_in(
+    conn: Any,
+    entity_id: str | int,
+    traversal_id: str,
+    is_update: bool,
+    input_data: Mapping[str, Any],
+) -> bool:
+    """Write stored ``input_data`` into an unwritten row, unread.
+
+    The compare-and-swap of :func:`update_stored_input_data` with the key
+    a new row has (0), on ``conn``'s transaction: a delivery that must be
+    the row's first (its only predecessor's) costs one statement.
+
+    :returns: ``False`` when the row is missing or was written already.
+    """
+    params = {
+        "e": str(entity_id),
+        "t": traversal_id,
+        "u": is_update,
+        "d": {"input_data": dict(input_data)},
+    }
+    return bool(conn.execute(_FIRST_WRITE, params).rowcount)
+
+
+@retry_on_db_error
+def first_write(
+    db: Database,
+    entity_id: str | int,
+    traversal_id: str,
+    is_update: bool,
+    input_data: Mapping[str, Any],
+) -> bool:
+    """:func:`first_write_in` in a transaction of its own."""
+    with db.connection() as conn:
+        return first_write_in(
+            conn, entity_id, traversal_id, is_update, input_data
+        )
 
 
 @retry_on_db_error

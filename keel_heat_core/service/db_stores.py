@@ -383,6 +383,17 @@ class DbSyncPointStore:
         )
         return None if found is None else (self._row(found[0]), found[1])
 
+    def first_write(
+        self,
+        entity_id: str,
+        traversal_id: str,
+        is_update: bool,
+        input_data: dict[str, Any],
+    ) -> bool:
+        return sync_repo.first_write(
+            self.db, entity_id, traversal_id, is_update, input_data
+        )
+
     def list_sync_points(
         self, stack_id: str, traversal_id: str
     ) -> list[SyncPointRow]:

@@ -57,6 +57,24 @@ def test_propagation_over_the_database(db: Database) -> None:
     assert store.delete_sync_points(st.id, trav) == 4
 
 
+def test_a_first_write_matches_an_unwritten_row_once(db: Database) -> None:
+    st = builders.new_stack(db)
+    trav = str(uuid.uuid4())
+    store = DbSyncPointStore(db)
+    store.create_sync_points(st.id, trav, [("5", True), ("5", False)])
+    key = node_key(Node(4, True))
+    assert store.first_write("5", trav, True, {key: {"id": 4}})
+    row = store.get_sync_point("5", trav, True)
+    assert row is not None and row.atomic_key == 1
+    assert row.input_data == {key: {"id": 4}}
+    # written already, another traversal, the other direction: no match
+    assert not store.first_write("5", trav, True, {key: None})
+    assert not store.first_write("5", str(uuid.uuid4()), True, {key: None})
+    untouched = store.get_sync_point("5", trav, False)
+    assert untouched is not None and untouched.atomic_key == 0
+    assert store.get_sync_point("5", trav, True) == row
+
+
 def test_old_two_element_keys_complete(db: Database) -> None:
     """A sync point half filled by a Heat ≤ 2025.2 engine completes."""
     st = builders.new_stack(db)

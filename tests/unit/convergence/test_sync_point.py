@@ -237,3 +237,71 @@ def test_pending_nodes_after_a_crash_mid_propagation() -> None:
     )  # fmt: skip
     assert fired == []  # node 3 still waits for node 2
     assert pending_nodes(graph, store.rows(), STACK) == [Node(2, True)]
+
+
+class CountingStore(MemorySyncPointStore):
+    """Counts row reads and first writes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads: list[str] = []
+        self.first_writes: list[tuple[str, bool]] = []
+
+    def get_sync_point(
+        self, entity_id: str, traversal_id: str, is_update: bool
+    ) -> SyncPointRow | None:
+        self.reads.append(str(entity_id))
+        return super().get_sync_point(entity_id, traversal_id, is_update)
+
+    def first_write(
+        self,
+        entity_id: str,
+        traversal_id: str,
+        is_update: bool,
+        input_data: dict[str, object],
+    ) -> bool:
+        matched = super().first_write(
+            entity_id, traversal_id, is_update, input_data
+        )
+        self.first_writes.append((str(entity_id), matched))
+        return matched
+
+
+def test_an_only_predecessor_writes_its_successor_unread() -> None:
+    graph = chain()  # 2 has one predecessor (1); 3 has two (1 and 2)
+    store = CountingStore()
+    create_traversal_sync_points(store, STACK, TRAVERSAL, graph)
+    args = (store, graph, STACK, TRAVERSAL, Node(1, True), lambda s: "v1")
+    fired, _ = propagate(*args, sleep=no_sleep)
+    assert [r.node for r in fired] == [Node(2, True)]
+    assert fired[0].input_data == {node_key(Node(1, True)): "v1"}
+    # 2 was written without a read; the join 3 was read before its write
+    assert store.first_writes == [("2", True)]
+    assert store.reads == ["3"]
+    row = store.get_sync_point("2", TRAVERSAL, True)
+    assert row is not None and row.atomic_key == 1
+    assert row.input_data == {node_key(Node(1, True)): "v1"}
+    # delivering again: the first write misses, the row is read, and the
+    # node does not fire a second time
+    store.reads.clear()
+    assert propagate(*args, sleep=no_sleep)[0] == []
+    assert store.first_writes[-1] == ("2", False)
+    assert store.reads == ["2", "3"]
+
+
+def test_a_first_write_with_failures_reads_the_row() -> None:
+    store = CountingStore()
+    store.create_sync_points(STACK, TRAVERSAL, [("9", True)])
+    ready = sync(
+        store, "9", TRAVERSAL, True, [Node(1, True)], Node(1, True), None,
+        {"r1": "broken"}, False, no_sleep,
+    )  # fmt: skip
+    assert ready is not None and ready.resource_failures == {"r1": "broken"}
+    assert store.first_writes == [] and store.reads == ["9"]
+
+
+def test_a_first_write_to_a_missing_row_means_superseded() -> None:
+    store = CountingStore()
+    with pytest.raises(SyncPointNotFound):
+        sync(store, "1", "gone", True, [Node(2, True)], Node(2, True), None)
+    assert store.first_writes == [("1", False)]
