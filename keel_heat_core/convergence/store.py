@@ -28,6 +28,18 @@ class SyncPointRow:
     extra_data: dict[str, Any] | None = None
 
 
+@dataclasses.dataclass
+class FirstWrite:
+    """A first write of a sync point row (:meth:`SyncPointStore.first_write`)
+    made in the transaction of another write, which sets ``matched``."""
+
+    entity_id: str
+    traversal_id: str
+    is_update: bool
+    input_data: dict[str, Any]
+    matched: bool = False
+
+
 #: ``row read -> (new input_data, new extra_data or None)``
 SwapPlan = Callable[
     [SyncPointRow], tuple[dict[str, Any], dict[str, Any] | None]

@@ -23,7 +23,11 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from keel_heat_core.convergence.node import Node, node_from_key, node_key
-from keel_heat_core.convergence.store import SyncPointRow, SyncPointStore
+from keel_heat_core.convergence.store import (
+    FirstWrite,
+    SyncPointRow,
+    SyncPointStore,
+)
 from keel_heat_core.graph import Graph
 
 
@@ -346,6 +350,7 @@ def propagate(
     skip_propagate: bool = False,
     sleep: Callable[[float], None] = time.sleep,
     deliver: Deliver | None = None,
+    delivered: Sequence[FirstWrite] = (),
 ) -> tuple[list[Ready], Ready | None]:
     """Report ``node`` finished to its successors and, for a root, the stack.
 
@@ -353,16 +358,46 @@ def propagate(
     :param deliver: how one delivery reaches a row (default: a
         :func:`sync_many` of its own; an engine passes its
         :class:`~keel_heat_core.convergence.combiner.SyncCombiner`).
+    :param delivered: the :func:`handoff_writes` the node made already;
+        the rows of those that matched are not written again.
     :returns: ``(nodes to trigger, stack completion or None)``.
     :raises SyncPointNotFound: the traversal was superseded.
     """
     send = deliver or _deliver_alone
+    made = {(w.entity_id, w.is_update): w for w in delivered if w.matched}
     fired: list[Ready] = []
+    stack_ready = None
+    for succ, entity_id, is_update, delivery in _deliveries(
+        graph, stack_id, node, value_for, new_failures, skip_propagate
+    ):
+        write = made.get((entity_id, is_update))
+        if write is not None:
+            ready: Ready | None = fired_by_first_write(write.input_data)
+        else:
+            ready = send(
+                store, entity_id, traversal_id, is_update, delivery, sleep
+            )
+        if succ is None:
+            stack_ready = ready
+        elif ready is not None:
+            fired.append(dataclasses.replace(ready, node=succ))
+    return fired, stack_ready
+
+
+def _deliveries(
+    graph: Graph[Node],
+    stack_id: str,
+    node: Node,
+    value_for: Callable[[Node], Any],
+    new_failures: dict[str, str] | None = None,
+    skip_propagate: bool = False,
+) -> Iterable[tuple[Node | None, str, bool, Delivery]]:
+    """``(successor or None for the stack, entity_id, is_update,
+    delivery)`` of every row ``node`` reports to, in order."""
     for succ in successors_in_order(graph, node):
-        ready = send(
-            store,
+        yield (
+            succ,
             entity_id_of(succ),
-            traversal_id,
             succ.is_update,
             Delivery(
                 frozenset(graph.requires(succ)),
@@ -371,21 +406,37 @@ def propagate(
                 new_failures,
                 skip_propagate,
             ),
-            sleep,
         )
-        if ready is not None:
-            fired.append(dataclasses.replace(ready, node=succ))
-    stack_ready = None
     if not graph.required_by(node):
-        stack_ready = send(
-            store,
+        yield (
+            None,
             stack_id,
-            traversal_id,
             True,
             Delivery(frozenset(graph.roots()), node, None, new_failures),
-            sleep,
         )
-    return fired, stack_ready
+
+
+def handoff_writes(
+    graph: Graph[Node],
+    stack_id: str,
+    traversal_id: str,
+    node: Node,
+    value_for: Callable[[Node], Any],
+) -> list[FirstWrite]:
+    """The deliveries of a successful ``node`` that must be first writes
+    (:func:`first_write_of`), for the node to make in the transaction
+    that finishes it; :func:`propagate` then takes them as
+    ``delivered``."""
+    writes = []
+    for _, entity_id, is_update, delivery in _deliveries(
+        graph, stack_id, node, value_for
+    ):
+        first = first_write_of(delivery)
+        if first is not None:
+            writes.append(
+                FirstWrite(entity_id, traversal_id, is_update, first)
+            )
+    return writes
 
 
 #: ``(store, entity_id, traversal_id, is_update, delivery, sleep)`` ->

@@ -20,7 +20,7 @@ passes ``expected_engine_id=me`` and ``values={"engine_id": None, ...}``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from oslo_db import exception as db_exc
@@ -304,11 +304,16 @@ def update_with_properties(
     atomic_key: int | None,
     expected_engine_id: str | None = None,
     events: Sequence[Mapping[str, Any]] = (),
+    then: Sequence[Callable[[Connection], Any]] = (),
 ) -> bool:
     """:func:`update` that also stores new property values and events, in
     one transaction: the rpd row is inserted and referenced by
     ``rsrc_prop_data_id``, the events (``event`` column values) inserted,
     and all of it rolled back when the compare-and-swap misses.
+
+    :param then: more writes of the caller's, each called with the
+        connection after the compare-and-swap matched (in the same
+        transaction; called again if the transaction is retried).
     """
     _check_columns(values)
     try:
@@ -325,6 +330,8 @@ def update_with_properties(
                 raise _Missed()
             if events:
                 event_repo.insert_in_connection(conn, events)
+            for write in then:
+                write(conn)
     except _Missed:
         return False
     return True

@@ -133,9 +133,12 @@ class ResourceStore(Protocol):
         expected_atomic_key: int | None,
         values: Mapping[str, Any],
         events: Sequence[EventRecord] = (),
+        then: Sequence[Any] = (),
     ) -> bool:
         """The guarded UPDATE of the resource lock (engine spec §3.6);
-        ``events`` are written with it, only when it matched."""
+        ``events`` and the sync point writes ``then``
+        (``convergence.store.FirstWrite``) are written with it, only when
+        it matched."""
 
     def read_lock(self, resource_id: int) -> Any:
         """The lock columns (``worker.lock.LockState``) or None."""

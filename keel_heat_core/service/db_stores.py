@@ -13,10 +13,14 @@ import dataclasses
 import datetime
 import json
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from keel_heat_core.convergence.store import SwapPlan, SyncPointRow
+from keel_heat_core.convergence.store import (
+    FirstWrite,
+    SwapPlan,
+    SyncPointRow,
+)
 from keel_heat_core.db import event as event_repo
 from keel_heat_core.db import exceptions as db_exceptions
 from keel_heat_core.db import raw_template as template_repo
@@ -67,6 +71,21 @@ def stack_row(rec: records.StackRecord) -> r.StackRow:
         updated_at=rec.updated_at,
         deleted_at=rec.deleted_at,
     )
+
+
+def _first_write_in(write: FirstWrite) -> Callable[[Any], None]:
+    """``write`` as a statement on another write's connection."""
+
+    def run(conn: Any) -> None:
+        write.matched = sync_repo.first_write_in(
+            conn,
+            write.entity_id,
+            write.traversal_id,
+            write.is_update,
+            write.input_data,
+        )
+
+    return run
 
 
 class DbStackStore:
@@ -285,8 +304,9 @@ class DbResourceStore:
         expected_atomic_key: int | None,
         values: Mapping[str, Any],
         events: Sequence[r.EventRecord] = (),
+        then: Sequence[FirstWrite] = (),
     ) -> bool:
-        if "properties" not in values and not events:
+        if "properties" not in values and not events and not then:
             return resource_repo.update(
                 self.db,
                 resource_id,
@@ -306,6 +326,7 @@ class DbResourceStore:
             expected_atomic_key,
             expected_engine_id,
             [dataclasses.asdict(e) for e in events],
+            [_first_write_in(w) for w in then],
         )
 
     def read_lock(self, resource_id: int) -> LockState | None:

@@ -10,14 +10,17 @@ propagation does not fire a successor twice.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import threading
 import uuid
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from keel_heat_core.convergence import sync_point
 from keel_heat_core.convergence.node import Node, cleanup_node
+from keel_heat_core.convergence.store import FirstWrite
 from keel_heat_core.exception import UpdateReplace
 from keel_heat_core.graph import Graph
 from keel_heat_core.model import rows as r
@@ -46,6 +49,76 @@ class PropertiesUnresolved(Exception):
 
 class _Replaced(Exception):  # noqa: N818 - control flow, never escapes
     """The node handed over to a replacement row."""
+
+
+def _values(
+    node: Node, row: r.ResourceRow, data: dict[str, Any] | None
+) -> Callable[[Node], Any]:
+    """What ``node`` sends each successor: its node data to an update
+    node, its row id to another resource's cleanup node."""
+
+    def value_for(succ: Node) -> Any:
+        if succ.is_update:
+            return data
+        if succ.entity_id != node.entity_id:
+            return row.replaced_by or row.id
+        return None
+
+    return value_for
+
+
+#: hooks after which a node pauses before it reports to its successors
+_POST_HOOKS = (hooks.POST_CREATE, hooks.POST_UPDATE, hooks.POST_DELETE)
+
+
+class _Handoff:
+    """A node's deliveries that can go in the transaction releasing its
+    resource (``ConvergenceResource.handoff``).
+
+    Those are the first writes (:func:`sync_point.handoff_writes`) of the
+    successors whose only predecessor is this node: released and handed
+    over in one commit. Not made when the node pauses at a post hook
+    before reporting, nor for a row of a replacement pair, whose node
+    has more to do after the release (``docs/design/resume.md``).
+    """
+
+    def __init__(
+        self,
+        owner: CheckResource,
+        stack: r.StackRow,
+        graph: Graph[Node],
+        node: Node,
+        row: r.ResourceRow,
+    ) -> None:
+        self._owner = owner
+        self._stack = stack
+        self._graph = graph
+        self._node = node
+        self._row = row
+        #: the writes given to the release (their ``matched`` set by it)
+        self.writes: list[FirstWrite] = []
+
+    def __call__(
+        self, rsrc: ConvergenceResource, action: str
+    ) -> list[FirstWrite]:
+        if any(
+            hooks.hook_set(rsrc.definition, rsrc.name, h) for h in _POST_HOOKS
+        ):
+            self.writes = []
+            return self.writes
+        data = None
+        if self._node.is_update:
+            now = self._owner._node_data(self._row, rsrc)
+            final = dataclasses.replace(now, action=action, status=r.COMPLETE)
+            data = final.as_dict()
+        self.writes = sync_point.handoff_writes(
+            self._graph,
+            self._stack.id,
+            self._stack.current_traversal,
+            self._node,
+            _values(self._node, self._row, data),
+        )
+        return self.writes
 
 
 class _Continuation(threading.local):
@@ -188,14 +261,28 @@ class CheckResource(NodeRecovery):
             return
         cancel = self._register(stack.id)
         rsrc = None
+        handoff = None
+        if (
+            adopt_stack_data is None
+            and not abandon
+            and row.replaces is None
+            and row.replaced_by is None
+        ):
+            handoff = _Handoff(self, stack, graph, node, row)
         try:
             if is_update:
                 rsrc = self._update(
-                    ctxt, stack, row, input_data, cancel, adopt_stack_data
+                    ctxt,
+                    stack,
+                    row,
+                    input_data,
+                    cancel,
+                    adopt_stack_data,
+                    handoff,
                 )
                 self._drop_replaced(stack, graph, row, cancel)
             else:
-                self._cleanup(stack, row, cancel, abandon)
+                self._cleanup(stack, row, cancel, abandon, handoff)
         except (_Replaced, hooks.Parked):
             return
         except UpdateInProgress:
@@ -234,6 +321,7 @@ class CheckResource(NodeRecovery):
             rsrc,
             abandon,
             adopt=adopt_stack_data,
+            delivered=handoff.writes if handoff is not None else (),
         )
 
     # -- work -------------------------------------------------------------
@@ -278,6 +366,7 @@ class CheckResource(NodeRecovery):
         input_data: dict[str, Any],
         cancel: threading.Event,
         adopt_stack_data: Any = None,
+        handoff: _Handoff | None = None,
     ) -> ConvergenceResource | None:
         if stack.action == r.SUSPEND:
             return None
@@ -289,6 +378,7 @@ class CheckResource(NodeRecovery):
         except Exception as exc:  # a function failing on real values
             raise PropertiesUnresolved(str(exc)) from exc
         assert rsrc is not None, "update node of a resource not in template"
+        rsrc.handoff = handoff
         requires = [d.id for d in node_data_by_name(input_data).values()]
         deadline = self._deadline(stack)
         interval = self.deps.poll_interval
@@ -426,6 +516,7 @@ class CheckResource(NodeRecovery):
         row: r.ResourceRow,
         cancel: threading.Event,
         abandon: bool = False,
+        handoff: _Handoff | None = None,
     ) -> None:
         if stack.action in (r.CHECK, r.RESUME, r.SNAPSHOT):
             return
@@ -452,6 +543,7 @@ class CheckResource(NodeRecovery):
         if rsrc is None:
             self.deps.resources.delete_resource(row.id)
             return
+        rsrc.handoff = handoff
         deleting = stack.action == r.DELETE and not abandon
         if row.action == r.DELETE and row.status == r.COMPLETE:
             if deleting:  # a cleanup re-run after its post-delete pause
@@ -545,6 +637,7 @@ class CheckResource(NodeRecovery):
         skip: bool = False,
         carried: dict[str, str] | None = None,
         adopt: Any = None,
+        delivered: Sequence[FirstWrite] = (),
     ) -> None:
         deps = self.deps
         failures = dict(carried or {})
@@ -553,14 +646,6 @@ class CheckResource(NodeRecovery):
         data = None
         if node.is_update:
             data = self._node_data(row, rsrc).as_dict()
-
-        def value_for(succ: Node) -> Any:
-            if succ.is_update:
-                return data
-            if succ.entity_id != node.entity_id:
-                return row.replaced_by or row.id
-            return None
-
         try:
             fired, done = sync_point.propagate(
                 deps.sync_points,
@@ -568,11 +653,12 @@ class CheckResource(NodeRecovery):
                 stack.id,
                 stack.current_traversal,
                 node,
-                value_for,
+                _values(node, row, data),
                 new_failures=failures or None,
                 skip_propagate=skip or failure is not None,
                 sleep=deps.sleep,
                 deliver=deps.combiner.sync,
+                delivered=delivered,
             )
         except sync_point.SyncPointNotFound:
             self._retrigger_latest(ctxt, stack.id, row.id)

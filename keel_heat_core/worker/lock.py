@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from keel_heat_core.convergence.store import FirstWrite
+
 LOG = logging.getLogger(__name__)
 
 #: seconds a release keeps retrying while the database is unreachable
@@ -65,9 +67,12 @@ class ResourceLockStore(Protocol):
         expected_atomic_key: int | None,
         values: Mapping[str, Any],
         events: Sequence[Any] = (),
+        then: Sequence[FirstWrite] = (),
     ) -> bool:
         """The guarded UPDATE above (it bumps ``atomic_key`` itself);
-        ``events`` go in the same transaction, only when it matched."""
+        ``events`` and the sync point writes ``then`` go in the same
+        transaction, only when it matched (each write's ``matched`` is
+        set)."""
 
     def read_lock(self, resource_id: int) -> LockState | None:
         """Re-read the lock columns (None if the row is gone)."""
@@ -104,12 +109,13 @@ class ResourceLock:
         new_engine: str | None,
         values: Mapping[str, Any],
         events: Sequence[Any] = (),
+        then: Sequence[FirstWrite] = (),
     ) -> None:
         row = dict(values)
         row["engine_id"] = new_engine
         key = self.state.atomic_key
         if not self._store.cas_update(
-            self.resource_id, expected, key, row, events
+            self.resource_id, expected, key, row, events, then
         ):
             raise UpdateInProgress(self.name)
         self.state.atomic_key = 1 if key is None else key + 1
@@ -134,8 +140,12 @@ class ResourceLock:
         engine_id: str,
         values: Mapping[str, Any],
         events: Sequence[Any] = (),
+        then: Sequence[FirstWrite] = (),
     ) -> None:
         """Give the lock back while writing ``values`` (a final state).
+
+        ``then``: sync point writes that go in the release's transaction
+        (the node handing its successors over as it finishes).
 
         A metadata write (a signal, a deployment) may bump ``atomic_key``
         while we hold the lock; then re-read and release again, as long as
@@ -154,7 +164,7 @@ class ResourceLock:
         pause = 0.5
         while True:
             try:
-                self._write(engine_id, None, values, events)
+                self._write(engine_id, None, values, events, then)
                 return
             except UpdateInProgress:
                 contended += 1

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from keel_heat_core import exception
+from keel_heat_core.convergence.store import FirstWrite
 from keel_heat_core.exception import UpdateReplace
 from keel_heat_core.model import rows as r
 from keel_heat_core.plugin_api import properties as props_mod
@@ -79,6 +80,12 @@ class ConvergenceResource:
         self.store = store
         self.engine_id = engine_id
         self.plugin = plugins(definition, row, properties)
+        #: ``(self, action) -> sync point writes`` to make in the
+        #: transaction that releases the lock after a successful action
+        #: (set by the node: ``CheckResource`` hands its successors over)
+        self.handoff: (
+            Callable[[ConvergenceResource, str], Sequence[FirstWrite]] | None
+        ) = None
         self.lock = ResourceLock(
             store,
             row.id,
@@ -111,15 +118,14 @@ class ConvergenceResource:
 
     def _set(
         self,
-        write: Callable[[Mapping[str, Any], Sequence[r.EventRecord]], None],
+        write: Callable[..., None],
         action: str,
         status: str,
         reason: str,
+        then: Sequence[FirstWrite] = (),
         **values: Any,
     ) -> None:
-        physical = getattr(self.plugin, "resource_id", None)
-        if physical is not None:
-            self.row.physical_id = physical
+        self._note_physical_id()
         values.update(
             action=action,
             status=status,
@@ -131,7 +137,10 @@ class ConvergenceResource:
         events = (
             [self._event_record(action, status, reason)] if changed else []
         )
-        write(values, events)
+        if then:
+            write(values, events, then)
+        else:
+            write(values, events)
         if hasattr(self.plugin, "status"):
             self.plugin.action, self.plugin.status = action, status
             self.plugin.status_reason = reason
@@ -140,15 +149,23 @@ class ConvergenceResource:
         self.row.engine_id = self.lock.state.engine_id
         self.row.atomic_key = self.lock.state.atomic_key
 
+    def _note_physical_id(self) -> None:
+        physical = getattr(self.plugin, "resource_id", None)
+        if physical is not None:
+            self.row.physical_id = physical
+
     def _acquire(
         self, values: Mapping[str, Any], events: Sequence[r.EventRecord]
     ) -> None:
         self.lock.acquire(self.engine_id, values, events)
 
     def _release(
-        self, values: Mapping[str, Any], events: Sequence[r.EventRecord]
+        self,
+        values: Mapping[str, Any],
+        events: Sequence[r.EventRecord],
+        then: Sequence[FirstWrite] = (),
     ) -> None:
-        self.lock.release(self.engine_id, values, events)
+        self.lock.release(self.engine_id, values, events, then)
 
     def _respect(
         self, values: Mapping[str, Any], events: Sequence[r.EventRecord]
@@ -212,7 +229,13 @@ class ConvergenceResource:
             text = failure_text(exc, self.name)
             self._set(leave, action, r.FAILED, text)
             raise ResourceActionFailed(action, text) from exc
-        self._set(leave, action, r.COMPLETE, "state changed", **done)
+        then: Sequence[FirstWrite] = ()
+        if locking and self.handoff is not None:
+            self._note_physical_id()  # the reference the handoff sends
+            then = self.handoff(self, action)
+        self._set(
+            leave, action, r.COMPLETE, "state changed", then=then, **done
+        )
 
     # -- operations ---------------------------------------------------------
 

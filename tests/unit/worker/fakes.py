@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from keel_heat_core.convergence.memory_store import MemorySyncPointStore
+from keel_heat_core.convergence.store import FirstWrite
 from keel_heat_core.model import rows as r
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.converge import converge_stack
@@ -31,6 +32,8 @@ class Stores:
         self.events: list[r.EventRecord] = []
         self.ids = itertools.count(1)
         self.lock = threading.RLock()
+        #: where the sync point writes made with a lock write go
+        self.sync_points: MemorySyncPointStore | None = None
 
     # StackStore
     def get_stack(self, stack_id: str) -> r.StackRow | None:
@@ -136,6 +139,7 @@ class Stores:
         expected_atomic_key: int | None,
         values: Mapping[str, Any],
         events: Sequence[r.EventRecord] = (),
+        then: Sequence[FirstWrite] = (),
     ) -> bool:
         with self.lock:
             row = self.resources.get(resource_id)
@@ -150,6 +154,14 @@ class Stores:
                 setattr(row, key, copy.deepcopy(value))
             row.atomic_key = (row.atomic_key or 0) + 1
             self.events.extend(events)
+            for write in then:
+                assert self.sync_points is not None
+                write.matched = self.sync_points.first_write(
+                    write.entity_id,
+                    write.traversal_id,
+                    write.is_update,
+                    write.input_data,
+                )
             return True
 
     def read_lock(self, resource_id: int) -> LockState | None:
@@ -305,6 +317,7 @@ class Harness:
         self.successor_here = successor_here
         self.stores = Stores()
         self.sync_points = MemorySyncPointStore()
+        self.stores.sync_points = self.sync_points
         self.templates = Templates()
         self.cloud = Cloud()
         self.bus = Bus(seed)

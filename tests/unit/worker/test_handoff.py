@@ -1,0 +1,120 @@
+"""A node hands its successors over in the transaction that releases its
+resource, where it is their only predecessor (``docs/design/resume.md``,
+"Handing over with the release")."""
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from keel_heat_core.convergence.store import FirstWrite
+from keel_heat_core.model import rows as r
+from keel_heat_core.worker import hooks
+from tests.unit.worker.fakes import Harness
+
+LINE = {
+    "a": {"properties": {"value": "1"}},
+    "b": {"properties": {"value": "2", "ref": {"get_resource": "a"}}},
+    "c": {"properties": {"value": "3"}, "depends_on": ["b"]},
+}
+JOIN = {
+    "a": {"properties": {"value": "1"}},
+    "b": {"properties": {"value": "2"}, "depends_on": ["a"]},
+    "c": {"properties": {"value": "3"}, "depends_on": ["a", "b"]},
+}
+
+
+def record_releases(h: Harness) -> list[tuple[int, str, list[Any]]]:
+    """``(row id, status written, [(entity, is_update, matched)])`` of
+    every lock write that carried sync point writes."""
+    seen: list[tuple[int, str, list[Any]]] = []
+    real = h.stores.cas_update
+
+    def cas_update(
+        resource_id: int,
+        engine: str | None,
+        key: int | None,
+        values: Any,
+        events: Sequence[r.EventRecord] = (),
+        then: Sequence[FirstWrite] = (),
+    ) -> bool:
+        ok = real(resource_id, engine, key, values, events, then)
+        if then:
+            writes = [(w.entity_id, w.is_update, w.matched) for w in then]
+            seen.append((resource_id, values.get("status"), writes))
+        return ok
+
+    h.stores.cas_update = cas_update  # type: ignore[method-assign]
+    return seen
+
+
+@pytest.mark.parametrize("successor_here", [False, True])
+def test_each_release_of_a_line_hands_the_next_node_over(
+    successor_here: bool,
+) -> None:
+    h = Harness(successor_here=successor_here)
+    seen = record_releases(h)
+    sid = h.new_stack(LINE)
+    h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    rows = h.rows(sid)
+    a, b, c = rows["a"].id, rows["b"].id, rows["c"].id
+    assert seen == [
+        (a, r.COMPLETE, [(str(b), True, True)]),
+        (b, r.COMPLETE, [(str(c), True, True)]),
+        (c, r.COMPLETE, [(sid, True, True)]),  # the stack's, from its root
+    ]
+    # what b received through the handoff is a's node data as complete
+    assert rows["b"].properties == {"value": "2", "ref": rows["a"].physical_id}
+    assert h.resource_events("b") == ["CREATE_IN_PROGRESS", "CREATE_COMPLETE"]
+
+    seen.clear()
+    h.delete(sid)
+    h.run()
+    assert h.state(sid) == "DELETE_COMPLETE"
+    # cleanup nodes run the other way: c, then b, then a (the root)
+    assert seen == [
+        (c, r.COMPLETE, [(str(b), False, True)]),
+        (b, r.COMPLETE, [(str(a), False, True)]),
+        (a, r.COMPLETE, [(sid, True, True)]),
+    ]
+
+
+def test_a_join_is_written_by_its_last_predecessor_as_before() -> None:
+    h = Harness()
+    seen = record_releases(h)
+    sid = h.new_stack(JOIN)
+    h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    rows = h.rows(sid)
+    a, b, c = rows["a"].id, rows["b"].id, rows["c"].id
+    # a hands b over, not c (which waits for b too); b has nothing only
+    # its own to hand over; c is the root
+    assert seen == [
+        (a, r.COMPLETE, [(str(b), True, True)]),
+        (c, r.COMPLETE, [(sid, True, True)]),
+    ]
+    assert h.cloud.calls == [("create", "a"), ("create", "b"), ("create", "c")]
+
+
+def test_a_node_with_a_post_hook_hands_nothing_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the fake plugins keep no resource data, so the node does not pause
+    # at the hook here; what matters is that its release hands nothing
+    # over, so that a paused node's successor is not triggered
+    def hook_set(definition: Any, name: str, hook: str) -> bool:
+        return name == "b" and hook == hooks.POST_CREATE
+
+    monkeypatch.setattr(hooks, "hook_set", hook_set)
+    h = Harness()
+    seen = record_releases(h)
+    sid = h.new_stack(LINE)
+    h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    rows = h.rows(sid)
+    a, c = rows["a"].id, rows["c"].id
+    assert [(rid, writes) for rid, _, writes in seen] == [
+        (a, [(str(rows["b"].id), True, True)]),
+        (c, [(sid, True, True)]),
+    ]
