@@ -78,8 +78,9 @@ class _Handoff:
     Those are the first writes (:func:`sync_point.handoff_writes`) of the
     successors whose only predecessor is this node: released and handed
     over in one commit. Not made when the node pauses at a post hook
-    before reporting, nor for a row of a replacement pair, whose node
-    has more to do after the release (``docs/design/resume.md``).
+    before reporting, sends attribute values (read after the release),
+    nor for a row of a replacement pair, whose node has more to do
+    after the release (``docs/design/resume.md``).
     """
 
     def __init__(
@@ -101,13 +102,18 @@ class _Handoff:
     def __call__(
         self, rsrc: ConvergenceResource, action: str
     ) -> list[FirstWrite]:
+        self.writes = []
         if any(
             hooks.hook_set(rsrc.definition, rsrc.name, h) for h in _POST_HOOKS
         ):
-            self.writes = []
             return self.writes
         data = None
         if self._node.is_update:
+            wanted = getattr(rsrc.definition, "referenced_attributes", None)
+            if wanted is not None and wanted():
+                # attribute values are read once the resource is released
+                # (as Heat does): a read may take long or hang
+                return self.writes
             now = self._owner._node_data(self._row, rsrc)
             final = dataclasses.replace(now, action=action, status=r.COMPLETE)
             data = final.as_dict()

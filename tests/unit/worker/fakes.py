@@ -181,6 +181,11 @@ class Definition:
     properties: dict[str, Any]
     depends_on: list[str] = dataclasses.field(default_factory=list)
     deletion_policy: str = "Delete"
+    #: this resource's attributes other resources read (``get_attr``)
+    referenced: set[Any] = dataclasses.field(default_factory=set)
+
+    def referenced_attributes(self) -> set[Any]:
+        return set(self.referenced)
 
     def dependency_names(self) -> list[str]:
         deps = list(self.depends_on)
@@ -209,7 +214,7 @@ class Templates:
 
     def store(self, resources: Mapping[str, Mapping[str, Any]]) -> int:
         tid = next(self.ids)
-        self.templates[tid] = {
+        defs = {
             name: Definition(
                 name,
                 spec.get("type", "OS::Heat::TestResource"),
@@ -219,6 +224,12 @@ class Templates:
             )
             for name, spec in resources.items()
         }
+        for d in defs.values():
+            for value in d.properties.values():
+                if isinstance(value, dict) and "get_attr" in value:
+                    target, attr = value["get_attr"][:2]
+                    defs[target].referenced.add(attr)
+        self.templates[tid] = defs
         return tid
 
     def definitions(

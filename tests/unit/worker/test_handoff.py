@@ -118,3 +118,23 @@ def test_a_node_with_a_post_hook_hands_nothing_over(
         (a, [(str(rows["b"].id), True, True)]),
         (c, [(sid, True, True)]),
     ]
+
+
+def test_a_node_whose_attributes_are_read_reports_after_its_release() -> None:
+    h = Harness()
+    seen = record_releases(h)
+    sid = h.new_stack(
+        {
+            "a": {"properties": {"value": "1"}},
+            "b": {"properties": {"value": {"get_attr": ["a", "output"]}}},
+            "c": {"properties": {"value": "3"}, "depends_on": ["b"]},
+        }
+    )
+    h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    rows = h.rows(sid)
+    # a's attribute is read once a is released, so a hands nothing over
+    assert [(rid, writes) for rid, _, writes in seen] == [
+        (rows["b"].id, [(str(rows["c"].id), True, True)]),
+        (rows["c"].id, [(sid, True, True)]),
+    ]
