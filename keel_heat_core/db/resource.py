@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from oslo_db import exception as db_exc
-from sqlalchemy import bindparam, delete, insert, select
+from sqlalchemy import and_, bindparam, delete, insert, select
 from sqlalchemy import update as sa_update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 from keel_heat_core.db import event as event_repo
 from keel_heat_core.db import exceptions, models, raw_template, records
 from keel_heat_core.db import resource_properties_data as rpd
+from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.db.database import Database, retry_on_db_error
 from keel_heat_core.db.scope import ADMIN, Scope
 
@@ -62,6 +63,23 @@ _INSERT_IDS = insert(_TABLE).returning(
     _TABLE.c.id, sort_by_parameter_order=True
 )
 _GET_BY_ID = _SELECT.where(_TABLE.c.id == bindparam("id"))
+_STACK_TABLE = models.table_of(models.Stack)
+#: the prefix of the stack's columns in :data:`_GET_WITH_STACK`
+_S = "stack__"
+#: a row and its live stack (without the graph) in one statement
+_GET_WITH_STACK = (
+    _SELECT.add_columns(
+        *(c.label(_S + c.name) for c in stack_repo.NO_DEPS_COLUMNS)
+    )
+    .outerjoin(
+        _STACK_TABLE,
+        and_(
+            _STACK_TABLE.c.id == _TABLE.c.stack_id,
+            _STACK_TABLE.c.deleted_at.is_(None),
+        ),
+    )
+    .where(_TABLE.c.id == bindparam("id"))
+)
 _GET_LOCK = select(
     _TABLE.c.engine_id, _TABLE.c.atomic_key, _TABLE.c.current_template_id
 ).where(_TABLE.c.id == bindparam("id"))
@@ -137,6 +155,28 @@ def get_in(
     """:func:`get` inside the caller's Core transaction."""
     row = conn.execute(_GET_BY_ID, {"id": resource_id}).first()
     return None if row is None else _record(db, row)
+
+
+def get_with_stack_in(
+    db: Database, conn: Connection, resource_id: int
+) -> tuple[records.ResourceRecord | None, records.StackRecord | None]:
+    """A resource and its live stack (``current_deps`` left out), read by
+    one statement in the caller's Core transaction.
+
+    :returns: ``(None, None)`` without the row, ``(record, None)`` when
+        its stack is gone or soft-deleted.
+    """
+    row = conn.execute(_GET_WITH_STACK, {"id": resource_id}).first()
+    if row is None:
+        return None, None
+    m = row._mapping
+    if m[_S + "id"] is None:
+        return _record(db, row), None
+    cut = len(_S)
+    stack = stack_repo.record_without_deps(
+        {key[cut:]: value for key, value in m.items() if key.startswith(_S)}
+    )
+    return _record(db, row), stack
 
 
 def get_by_name_and_stack(

@@ -50,6 +50,9 @@ SORT_KEYS = {
 _TABLE = models.table_of(models.Stack)
 #: every column but ``current_deps``
 _NO_DEPS_COLUMNS = tuple(c for c in _TABLE.c if c.name != "current_deps")
+#: every column but ``current_deps`` (what :func:`record_without_deps`
+#: takes), for a statement reading a stack along with another table
+NO_DEPS_COLUMNS = _NO_DEPS_COLUMNS
 #: a live stack without its graph
 _NO_DEPS_SELECT = select(*_NO_DEPS_COLUMNS).where(
     _TABLE.c.id == bindparam("id"), _TABLE.c.deleted_at.is_(None)
@@ -116,6 +119,11 @@ def _without_deps(
     return records.from_mapping(
         records.StackRecord, values, tags=tags, current_deps=None
     )
+
+
+def record_without_deps(values: Mapping[str, Any]) -> records.StackRecord:
+    """A record of the :data:`NO_DEPS_COLUMNS` values, by column name."""
+    return _without_deps(values)
 
 
 def _by_name_query(session: Session, name: str, project: str | None) -> Any:

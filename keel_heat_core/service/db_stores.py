@@ -107,22 +107,26 @@ class DbStackStore:
     def get_resource_and_stack(
         self, resource_id: int
     ) -> tuple[r.ResourceRow | None, r.StackRow | None]:
-        # one transaction for the two reads every node starts with
+        # every node starts with these: one statement reads both
         with self.db.connection() as conn:
-            rec = resource_repo.get_in(self.db, conn, resource_id)
+            rec, stack = resource_repo.get_with_stack_in(
+                self.db, conn, resource_id
+            )
             if rec is None:
                 return None, None
-            stack = self._stack_in(conn, rec.stack_id)
-        return resource_row(rec), stack
+            row = None if stack is None else self._with_deps(conn, stack)
+        return resource_row(rec), row
 
     def _stack_in(self, conn: Any, stack_id: str) -> r.StackRow | None:
+        rec = stack_repo.get_without_deps_in(conn, stack_id)
+        return None if rec is None else self._with_deps(conn, rec)
+
+    def _with_deps(self, conn: Any, rec: records.StackRecord) -> r.StackRow:
         # Every node reads its stack. A traversal's graph is written once
         # (converge_stack pairs a new traversal id with no graph, then
         # stores the graph), so it is fetched and parsed once per
         # traversal: the graph of a big stack is most of the row.
-        rec = stack_repo.get_without_deps_in(conn, stack_id)
-        if rec is None:
-            return None
+        stack_id = rec.id
         row = stack_row(rec)
         key = (rec.id, rec.current_traversal or "")
         with self._lock:

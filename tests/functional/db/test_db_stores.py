@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import uuid
 
 import sqlalchemy as sa
@@ -204,3 +205,44 @@ def test_a_traversal_graph_is_fetched_once_and_a_new_one_is_read(
         assert row.current_deps == second
     finally:
         sa.event.remove(db.engine, "before_cursor_execute", seen)
+
+
+def test_a_node_reads_its_row_and_stack_with_one_statement(
+    db: Database,
+) -> None:
+    graph = {"edges": [[[1, True], None]]}
+    st = builders.new_stack(db, status="IN_PROGRESS", current_deps=graph)
+    res = builders.new_resource(db, st, action="CREATE", status="COMPLETE")
+    stacks = DbStackStore(db)
+    stacks.get_resource_and_stack(res.id)  # the graph, once per traversal
+    statements: list[str] = []
+
+    def seen(_c: object, _cur: object, stmt: str, *_: object) -> None:
+        if stmt.lstrip().upper().startswith("SELECT"):
+            statements.append(stmt)
+
+    sa.event.listen(db.engine, "before_cursor_execute", seen)
+    try:
+        row, stack = stacks.get_resource_and_stack(res.id)
+    finally:
+        sa.event.remove(db.engine, "before_cursor_execute", seen)
+    assert len(statements) == 1, statements
+    # what the two reads of their own give
+    assert row == DbResourceStore(db).get_resource(res.id)
+    alone = stacks.get_stack(st.id)
+    assert stack == alone and stack is not None
+    assert stack.id == st.id and stack.current_deps == graph
+    assert stack.current_traversal == st.current_traversal
+    assert (row is not None) and row.name == res.name and row.id == res.id
+
+
+def test_a_node_of_a_deleted_stack_reads_no_stack(db: Database) -> None:
+    st = builders.new_stack(db)
+    res = builders.new_resource(db, st)
+    stacks = DbStackStore(db)
+    assert stacks.get_resource_and_stack(res.id + 1000) == (None, None)
+    db_stack_delete = {"deleted_at": datetime.datetime(2026, 12, 6)}
+    assert stacks.update_stack(st.id, st.current_traversal, db_stack_delete)
+    row, stack = stacks.get_resource_and_stack(res.id)
+    assert row is not None and row.id == res.id
+    assert stack is None
