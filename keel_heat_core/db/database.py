@@ -218,7 +218,7 @@ def _check_only_when_needed(engine: Engine) -> None:
 
     oslo.db turns on SQLAlchemy's pre-ping, which pings at every checkout,
     and the pool rolls back every connection it gets back, even one whose
-    transaction was just committed (``Engine.begin``). A chain node runs
+    transaction was just committed (``Engine.begin``). A chain node ran
     about six transactions: twelve of its round trips did nothing. Instead
     a connection is pinged only when it has been idle for more than
     :data:`IDLE_PING_SECONDS` (a server that went away in between is
