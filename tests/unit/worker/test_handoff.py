@@ -48,23 +48,32 @@ def record_releases(h: Harness) -> list[tuple[int, str, list[Any]]]:
     return seen
 
 
+def created(
+    h: Harness, resources: dict[str, Any]
+) -> tuple[str, dict[str, int], list[tuple[int, str, list[Any]]]]:
+    """Create a stack, recording the releases that hand nodes over:
+    ``(stack id, row ids by name, releases)``."""
+    seen = record_releases(h)
+    sid = h.new_stack(resources)
+    h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    return sid, {name: row.id for name, row in h.rows(sid).items()}, seen
+
+
 @pytest.mark.parametrize("successor_here", [False, True])
 def test_each_release_of_a_line_hands_the_next_node_over(
     successor_here: bool,
 ) -> None:
     h = Harness(successor_here=successor_here)
-    seen = record_releases(h)
-    sid = h.new_stack(LINE)
-    h.run()
-    assert h.state(sid) == "CREATE_COMPLETE"
-    rows = h.rows(sid)
-    a, b, c = rows["a"].id, rows["b"].id, rows["c"].id
+    sid, ids, seen = created(h, LINE)
+    a, b, c = ids["a"], ids["b"], ids["c"]
     assert seen == [
         (a, r.COMPLETE, [(str(b), True, True)]),
         (b, r.COMPLETE, [(str(c), True, True)]),
         (c, r.COMPLETE, [(sid, True, True)]),  # the stack's, from its root
     ]
     # what b received through the handoff is a's node data as complete
+    rows = h.rows(sid)
     assert rows["b"].properties == {"value": "2", "ref": rows["a"].physical_id}
     assert h.resource_events("b") == ["CREATE_IN_PROGRESS", "CREATE_COMPLETE"]
 
@@ -82,17 +91,12 @@ def test_each_release_of_a_line_hands_the_next_node_over(
 
 def test_a_join_is_written_by_its_last_predecessor_as_before() -> None:
     h = Harness()
-    seen = record_releases(h)
-    sid = h.new_stack(JOIN)
-    h.run()
-    assert h.state(sid) == "CREATE_COMPLETE"
-    rows = h.rows(sid)
-    a, b, c = rows["a"].id, rows["b"].id, rows["c"].id
-    # a hands b over, not c (which waits for b too); b has nothing only
-    # its own to hand over; c is the root
+    sid, ids, seen = created(h, JOIN)
+    # a hands b over but not c, which waits for b too; b is not c's only
+    # predecessor either, so it hands nothing over; c is the root
     assert seen == [
-        (a, r.COMPLETE, [(str(b), True, True)]),
-        (c, r.COMPLETE, [(sid, True, True)]),
+        (ids["a"], r.COMPLETE, [(str(ids["b"]), True, True)]),
+        (ids["c"], r.COMPLETE, [(sid, True, True)]),
     ]
     assert h.cloud.calls == [("create", "a"), ("create", "b"), ("create", "c")]
 
@@ -107,34 +111,24 @@ def test_a_node_with_a_post_hook_hands_nothing_over(
         return name == "b" and hook == hooks.POST_CREATE
 
     monkeypatch.setattr(hooks, "hook_set", hook_set)
-    h = Harness()
-    seen = record_releases(h)
-    sid = h.new_stack(LINE)
-    h.run()
-    assert h.state(sid) == "CREATE_COMPLETE"
-    rows = h.rows(sid)
-    a, c = rows["a"].id, rows["c"].id
+    sid, ids, seen = created(Harness(), LINE)
     assert [(rid, writes) for rid, _, writes in seen] == [
-        (a, [(str(rows["b"].id), True, True)]),
-        (c, [(sid, True, True)]),
+        (ids["a"], [(str(ids["b"]), True, True)]),
+        (ids["c"], [(sid, True, True)]),
     ]
 
 
 def test_a_node_whose_attributes_are_read_reports_after_its_release() -> None:
-    h = Harness()
-    seen = record_releases(h)
-    sid = h.new_stack(
+    sid, ids, seen = created(
+        Harness(),
         {
             "a": {"properties": {"value": "1"}},
             "b": {"properties": {"value": {"get_attr": ["a", "output"]}}},
             "c": {"properties": {"value": "3"}, "depends_on": ["b"]},
-        }
+        },
     )
-    h.run()
-    assert h.state(sid) == "CREATE_COMPLETE"
-    rows = h.rows(sid)
     # a's attribute is read once a is released, so a hands nothing over
     assert [(rid, writes) for rid, _, writes in seen] == [
-        (rows["b"].id, [(str(rows["c"].id), True, True)]),
-        (rows["c"].id, [(sid, True, True)]),
+        (ids["b"], [(str(ids["c"]), True, True)]),
+        (ids["c"], [(sid, True, True)]),
     ]
