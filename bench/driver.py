@@ -283,6 +283,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         default="create,update,delete",
         help="lifecycle actions to time (the stack is always created)",
     )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="run the lifecycle cases this many times (a new stack each "
+        "time); the summary and --compare take each case's median",
+    )
     p.add_argument("--timeout", type=float, default=3600)
     p.add_argument("--label", default="keel-heat")
     p.add_argument("--out", help="JSON lines file to append to")
@@ -353,15 +360,16 @@ def main(argv: list[str] | None = None) -> int:
         if "lifecycle" in cases:
             if meter is not None:
                 meter.lap()
-            for row in lifecycle_cases(
-                client,
-                args.shapes.split(","),
-                [int(s) for s in args.sizes.split(",")],
-                args.type,
-                args.timeout,
-                args.actions.upper().split(","),
-            ):
-                emit(row)
+            for round_no in range(1, args.rounds + 1):
+                for row in lifecycle_cases(
+                    client,
+                    args.shapes.split(","),
+                    [int(s) for s in args.sizes.split(",")],
+                    args.type,
+                    args.timeout,
+                    args.actions.upper().split(","),
+                ):
+                    emit({**row, "round": round_no})
         if "read" in cases or "throughput" in cases:
             conc = [int(c) for c in args.concurrency.split(",")]
             for row in read_cases(
@@ -378,6 +386,8 @@ def main(argv: list[str] | None = None) -> int:
         if sink:
             sink.close()
     print(report.table(rows))
+    if args.rounds > 1:
+        print(report.table(report.medians(rows)))
     if args.compare:
         print(report.compare(rows, report.load(args.compare)))
     return 0

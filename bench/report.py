@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 from typing import Any
 
 
@@ -16,6 +17,36 @@ def key(row: dict[str, Any]) -> tuple[Any, ...]:
     )
 
 
+def _figure(row: dict[str, Any]) -> float:
+    return float(row["req_per_s"] if "req_per_s" in row else row["seconds"])
+
+
+def medians(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per label and case: the median of its completed runs.
+
+    A case measured several times (``--rounds``, or runs appended to one
+    file) is compared by its median, not by whichever run came last: on
+    a shared machine one run can be 20 % off the next. The row keeps the
+    first run's other fields and gains ``runs`` and ``spread`` (the
+    lowest and highest figure). Rows that did not complete are left out
+    unless no run of the case completed.
+    """
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault((row.get("label"), *key(row)), []).append(row)
+    out = []
+    for runs in groups.values():
+        done = [r for r in runs if r.get("status") != "ERROR"] or runs
+        figures = sorted(_figure(r) for r in done)
+        row = dict(done[0])
+        field = "req_per_s" if "req_per_s" in row else "seconds"
+        row[field] = statistics.median(figures)
+        row["runs"] = len(figures)
+        row["spread"] = [figures[0], figures[-1]]
+        out.append(row)
+    return out
+
+
 def load(path: str) -> list[dict[str, Any]]:
     with open(path) as f:
         return [json.loads(line) for line in f if line.strip()]
@@ -23,11 +54,16 @@ def load(path: str) -> list[dict[str, Any]]:
 
 def _fmt(row: dict[str, Any]) -> str:
     if "req_per_s" in row:
-        return (
+        text = (
             f"{row['req_per_s']:.1f} req/s, p50 {row['p50'] * 1e3:.1f}"
             f" ms, p99 {row['p99'] * 1e3:.1f} ms"
         )
-    return f"{row['seconds']:.3f} s"
+    else:
+        text = f"{row['seconds']:.3f} s"
+    if row.get("runs", 1) > 1:
+        low, high = row["spread"]
+        text += f" (median of {row['runs']}, {low:.3g}-{high:.3g})"
+    return text
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -59,8 +95,10 @@ def _case(row: dict[str, Any]) -> str:
 
 
 def compare(mine: list[dict[str, Any]], other: list[dict[str, Any]]) -> str:
-    """Ratio other/mine for times (higher is better for mine)."""
-    theirs = {key(r): r for r in other}
+    """Ratio other/mine for times (higher is better for mine), median
+    against median where a case ran more than once."""
+    mine = medians(mine)
+    theirs = {key(r): r for r in medians(other)}
     lines = [
         "| case | shape | n | concurrency | this | other | ratio |",
         "|---|---|---|---|---|---|---|",
@@ -104,12 +142,13 @@ HEAT27: dict[tuple[str, int, str], float | None] = {
 
 
 def lifecycle_matrix(runs: dict[str, list[dict[str, Any]]]) -> str:
-    """One line per (shape, n, case), one column per run, then Heat 27
-    and the ratio Heat/run for each run (above 1: faster than Heat)."""
+    """One line per (shape, n, case), one column per run (the median of
+    a case measured more than once), then Heat 27 and the ratio Heat/run
+    for each run (above 1: faster than Heat)."""
     labels = list(runs)
     cells: dict[tuple[str, int, str], dict[str, dict[str, Any]]] = {}
     for label, rows in runs.items():
-        for row in rows:
+        for row in medians(rows):
             if "shape" in row:
                 k = (row["shape"], row["n"], row["case"])
                 cells.setdefault(k, {})[label] = row
@@ -145,12 +184,12 @@ def vs_heat(rows: list[dict[str, Any]], heat: str = "heat27") -> str:
     """Rows labelled ``heat`` against every other label's, case by case.
 
     The ratio reads "times better than Heat": Heat's seconds over
-    keel-heat's, or keel-heat's requests per second over Heat's. The
-    last row of a case wins when it was measured more than once. Each
-    figure carries the 1-minute load average it was measured at.
+    keel-heat's, or keel-heat's requests per second over Heat's. A case
+    measured more than once is taken by its median (:func:`medians`).
+    Each figure carries the 1-minute load average of its first run.
     """
     by_label: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {}
-    for row in rows:
+    for row in medians(rows):
         by_label.setdefault(row.get("label", "?"), {})[key(row)] = row
     theirs = by_label.pop(heat, {})
     lines = [
