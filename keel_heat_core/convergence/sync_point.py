@@ -412,7 +412,7 @@ def _deliveries(
             None,
             stack_id,
             True,
-            Delivery(frozenset(graph.roots()), node, None, new_failures),
+            Delivery(graph.root_set(), node, None, new_failures),
         )
 
 

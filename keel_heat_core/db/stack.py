@@ -49,12 +49,11 @@ SORT_KEYS = {
 
 _TABLE = models.table_of(models.Stack)
 #: every column but ``current_deps``
-_NO_DEPS_COLUMNS = tuple(c for c in _TABLE.c if c.name != "current_deps")
 #: every column but ``current_deps`` (what :func:`record_without_deps`
-#: takes), for a statement reading a stack along with another table
-NO_DEPS_COLUMNS = _NO_DEPS_COLUMNS
+#: takes; also for a statement reading a stack along with another table)
+NO_DEPS_COLUMNS = tuple(c for c in _TABLE.c if c.name != "current_deps")
 #: a live stack without its graph
-_NO_DEPS_SELECT = select(*_NO_DEPS_COLUMNS).where(
+_NO_DEPS_SELECT = select(*NO_DEPS_COLUMNS).where(
     _TABLE.c.id == bindparam("id"), _TABLE.c.deleted_at.is_(None)
 )
 #: ``current_deps`` of one stack, as stored text
@@ -112,18 +111,13 @@ def _visible_to(
     )
 
 
-def _without_deps(
+def record_without_deps(
     values: Any, tags: tuple[str, ...] = ()
 ) -> records.StackRecord:
-    """A record of Core row values that left ``current_deps`` out."""
+    """A record of the :data:`NO_DEPS_COLUMNS` values, by column name."""
     return records.from_mapping(
         records.StackRecord, values, tags=tags, current_deps=None
     )
-
-
-def record_without_deps(values: Mapping[str, Any]) -> records.StackRecord:
-    """A record of the :data:`NO_DEPS_COLUMNS` values, by column name."""
-    return _without_deps(values)
 
 
 def _by_name_query(session: Session, name: str, project: str | None) -> Any:
@@ -205,7 +199,7 @@ def get_without_deps_in(
     found = conn.execute(_NO_DEPS_SELECT, {"id": stack_id}).first()
     if found is None:
         return None
-    return _without_deps(found._mapping)
+    return record_without_deps(found._mapping)
 
 
 def deps_text_in(conn: Connection, stack_id: str) -> str | None:
@@ -233,7 +227,7 @@ def get_for_reading(
         ):
             return None
         tags = _tags_by_stack(conn, [stack_id]).get(stack_id, ())
-    return _without_deps(values, tags)
+    return record_without_deps(values, tags)
 
 
 def get_by_name(
@@ -428,11 +422,11 @@ def list_stacks(
             return _records(session, query.all())
         # the same query as Core rows of plain columns: no ORM entities to
         # load for a page of 50 stacks, and no graph to decode for each
-        stmt = query.with_entities(*_NO_DEPS_COLUMNS).statement
+        stmt = query.with_entities(*NO_DEPS_COLUMNS).statement
         found = [row._mapping for row in session.connection().execute(stmt)]
         tagged = _tags_by_stack(session, [values["id"] for values in found])
         return [
-            _without_deps(values, tagged.get(values["id"], ()))
+            record_without_deps(values, tagged.get(values["id"], ()))
             for values in found
         ]
 

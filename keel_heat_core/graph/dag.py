@@ -40,6 +40,8 @@ class Graph(Generic[N]):
     def __init__(self) -> None:
         self._requires: dict[N, dict[N, None]] = {}
         self._required_by: dict[N, dict[N, None]] = {}
+        #: :meth:`root_set`, until the graph changes
+        self._root_set: frozenset[N] | None = None
 
     # -- construction -----------------------------------------------------
 
@@ -51,6 +53,7 @@ class Graph(Generic[N]):
         if node not in self._requires:
             self._requires[node] = {}
             self._required_by[node] = {}
+            self._root_set = None
 
     def add_edge(self, requirer: N, required: N) -> None:
         """Record that ``requirer`` runs after ``required``.
@@ -61,9 +64,11 @@ class Graph(Generic[N]):
         self.add_node(required)
         self._requires[requirer][required] = None
         self._required_by[required][requirer] = None
+        self._root_set = None
 
     def remove_node(self, node: N) -> None:
         """Remove ``node`` and every edge touching it."""
+        self._root_set = None
         for dep in self._requires.pop(node, {}):
             self._required_by[dep].pop(node, None)
         for user in self._required_by.pop(node, {}):
@@ -103,6 +108,13 @@ class Graph(Generic[N]):
     def roots(self) -> list[N]:
         """Nodes nothing requires: a traversal ends with them."""
         return [n for n, users in self._required_by.items() if not users]
+
+    def root_set(self) -> frozenset[N]:
+        """:meth:`roots` as a set, computed once until the graph changes
+        (every root of a traversal reports to the same set)."""
+        if self._root_set is None:
+            self._root_set = frozenset(self.roots())
+        return self._root_set
 
     # -- whole-graph operations --------------------------------------------
 

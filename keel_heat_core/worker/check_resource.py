@@ -15,7 +15,7 @@ import json
 import logging
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from keel_heat_core.convergence import sync_point
@@ -98,11 +98,14 @@ class _Handoff:
         self._row = row
         #: the writes given to the release (their ``matched`` set by it)
         self.writes: list[FirstWrite] = []
+        #: the node data they carry (an update node's), for the report
+        self.data: dict[str, Any] | None = None
 
     def __call__(
         self, rsrc: ConvergenceResource, action: str
     ) -> list[FirstWrite]:
         self.writes = []
+        self.data = None
         if any(
             hooks.hook_set(rsrc.definition, rsrc.name, h) for h in _POST_HOOKS
         ):
@@ -116,7 +119,7 @@ class _Handoff:
                 return self.writes
             now = self._owner._node_data(self._row, rsrc)
             final = dataclasses.replace(now, action=action, status=r.COMPLETE)
-            data = final.as_dict()
+            data = self.data = final.as_dict()
         self.writes = sync_point.handoff_writes(
             self._graph,
             self._stack.id,
@@ -327,7 +330,7 @@ class CheckResource(NodeRecovery):
             rsrc,
             abandon,
             adopt=adopt_stack_data,
-            delivered=handoff.writes if handoff is not None else (),
+            handoff=handoff,
         )
 
     # -- work -------------------------------------------------------------
@@ -643,14 +646,16 @@ class CheckResource(NodeRecovery):
         skip: bool = False,
         carried: dict[str, str] | None = None,
         adopt: Any = None,
-        delivered: Sequence[FirstWrite] = (),
+        handoff: _Handoff | None = None,
     ) -> None:
         deps = self.deps
         failures = dict(carried or {})
         if failure is not None:
             failures[row.name] = failure
         data = None
-        if node.is_update:
+        if handoff is not None and handoff.data is not None:
+            data = handoff.data  # what the release handed over already
+        elif node.is_update:
             data = self._node_data(row, rsrc).as_dict()
         try:
             fired, done = sync_point.propagate(
@@ -664,7 +669,7 @@ class CheckResource(NodeRecovery):
                 skip_propagate=skip or failure is not None,
                 sleep=deps.sleep,
                 deliver=deps.combiner.sync,
-                delivered=delivered,
+                delivered=handoff.writes if handoff is not None else (),
             )
         except sync_point.SyncPointNotFound:
             self._retrigger_latest(ctxt, stack.id, row.id)

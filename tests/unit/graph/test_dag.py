@@ -87,3 +87,17 @@ def test_dot_output_is_stable_and_escaped() -> None:
     assert to_dot(graph, name="g") == (
         'digraph "g" {\n  "a\\"b";\n  "c";\n  "a\\"b" -> "c";\n}\n'
     )
+
+
+def test_the_root_set_follows_every_change() -> None:
+    g: Graph[str] = Graph()
+    g.add_edge("b", "a")
+    assert g.root_set() == {"b"}
+    assert g.root_set() is g.root_set()  # kept until the graph changes
+    g.add_node("c")
+    assert g.root_set() == {"b", "c"}
+    g.add_edge("c", "b")
+    assert g.root_set() == {"c"}
+    g.remove_node("c")
+    assert g.root_set() == {"b"}
+    assert g.root_set() == frozenset(g.roots())
