@@ -53,7 +53,9 @@ from bench.client import Endpoint, OrchestrationClient
 if TYPE_CHECKING:
     from keel_heat_core.testing.keystone import KeystoneServer
 
-MYSQL = "mysql+pymysql://root@127.0.0.1:3306/{db}?charset=utf8mb4"
+MYSQL = "mysql+{driver}://root@127.0.0.1:3306/{db}?charset=utf8mb4"
+#: SQLAlchemy drivers for MariaDB that ``--driver`` takes.
+DRIVERS = ("pymysql", "mysqldb")
 RABBIT = "rabbit://guest:guest@127.0.0.1:5672/{vhost}"
 PROJECT = "embedded"
 #: Above the 5 MB validate case, with room for JSON escaping.
@@ -123,6 +125,7 @@ class Deployment:
         workdir: pathlib.Path,
         tuned: bool = False,
         keystone: KeystoneServer | None = None,
+        db_driver: str = "pymysql",
     ) -> None:
         if kind not in KINDS:
             raise ValueError(f"unknown deployment {kind!r}")
@@ -132,6 +135,7 @@ class Deployment:
             raise ValueError(f"{kind}: Keystone is required for heat27 only")
         self.kind = kind
         self.tuned = tuned
+        self.db_driver = db_driver
         self.workdir = workdir
         self.keystone = keystone
         self.port = free_port()
@@ -160,7 +164,9 @@ class Deployment:
                 control_exchange=self.name,
                 num_engine_workers=workers,
             )
-            sections["database"] = {"connection": MYSQL.format(db=self.name)}
+            sections["database"] = {
+                "connection": MYSQL.format(driver=self.db_driver, db=self.name)
+            }
             if self.tuned:
                 sections["database"].update(TUNED_DB)
                 sections["database"]["connection"] += "&ssl_disabled=true"
@@ -430,7 +436,11 @@ class Deployment:
 
 @contextlib.contextmanager
 def deployed(
-    kind: str, keep: bool = False, tuned: bool = False, keystone: bool = False
+    kind: str,
+    keep: bool = False,
+    tuned: bool = False,
+    keystone: bool = False,
+    db_driver: str = "pymysql",
 ) -> Iterator[Deployment]:
     """Start a deployment in a temporary directory; stop it at the end.
 
@@ -448,7 +458,9 @@ def deployed(
             ksdir.mkdir()
             server, process = start_keystone(ksdir)
             stack.callback(process.stop)
-        dep = Deployment(kind, workdir, tuned=tuned, keystone=server)
+        dep = Deployment(
+            kind, workdir, tuned=tuned, keystone=server, db_driver=db_driver
+        )
         if server is not None:
             # No CFN API runs; the catalog needs an address all the same.
             server.register_heat_endpoints(dep.url, "http://127.0.0.1:9")
@@ -522,15 +534,28 @@ def main(argv: list[str] | None = None) -> int:
         help="rabbit1/rabbit2 behind the real Keystone fixture, with the "
         "conformance settings heat27 runs with (heat27 always is)",
     )
+    p.add_argument(
+        "--db-driver",
+        choices=DRIVERS,
+        default="pymysql",
+        help="the Python driver for MariaDB: PyMySQL (Heat's) or "
+        "mysqlclient (MySQLdb, a C extension; see RESULTS.md)",
+    )
     args = p.parse_args(own)
     if args.keystone and args.kind == "embedded":
         p.error("--keystone needs rabbit1, rabbit2 or heat27")
     label = args.kind + ("-tuned" if args.tuned else "")
     if args.keystone and args.kind != "heat27":
         label += "-keystone"
+    if args.db_driver != "pymysql":
+        label += f"-{args.db_driver}"
     before = mariadb_counters() if args.kind != "embedded" else {}
     with deployed(
-        args.kind, keep=args.keep, tuned=args.tuned, keystone=args.keystone
+        args.kind,
+        keep=args.keep,
+        tuned=args.tuned,
+        keystone=args.keystone,
+        db_driver=args.db_driver,
     ) as dep:
         print(
             f"# {args.kind} at {dep.endpoint}, work dir {dep.workdir}, "

@@ -31,13 +31,19 @@ class SyncPointRow:
 @dataclasses.dataclass
 class FirstWrite:
     """A first write of a sync point row (:meth:`SyncPointStore.first_write`)
-    made in the transaction of another write, which sets ``matched``."""
+    made in the transaction of another write, which sets ``matched``.
+
+    ``fires``: a match makes the node ready (its sender is its only
+    predecessor); otherwise a match only records the sender, the first of
+    several to report.
+    """
 
     entity_id: str
     traversal_id: str
     is_update: bool
     input_data: dict[str, Any]
     matched: bool = False
+    fires: bool = True
 
 
 #: ``row read -> (new input_data, new extra_data or None)``

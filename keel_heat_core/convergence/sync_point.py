@@ -91,6 +91,8 @@ class Delivery:
     value: Any
     new_failures: dict[str, str] | None = None
     skip_propagate: bool = False
+    #: a first write of it missed already: read the row
+    read: bool = False
 
 
 def sync(
@@ -118,25 +120,58 @@ def sync(
     )[0]
 
 
-def first_write_of(delivery: Delivery) -> dict[str, Any] | None:
-    """The row's ``input_data`` if ``delivery`` must be its first write.
+@dataclasses.dataclass(frozen=True)
+class FirstWritePlan:
+    """A delivery written into a row without reading it (its first write).
 
-    A sender that is the node's only predecessor writes the node's row
-    first, unless it is delivering again (then the row's key is no longer
-    0 and the write misses). Failures and skips merge into
-    ``extra_data`` and take the read-and-swap path.
+    :ivar input_data: what the row holds afterwards.
+    :ivar fires: the sender is the node's only predecessor, so a write that
+        matches makes the node ready; otherwise it only records the sender.
     """
-    if delivery.new_failures or delivery.skip_propagate:
-        return None
-    if delivery.predecessors != {delivery.sender}:
-        return None
-    return {node_key(delivery.sender): delivery.value}
+
+    input_data: dict[str, Any]
+    fires: bool
+
+    def outcome(self) -> Ready | None:
+        """What a first write that matched means (the caller fills in
+        ``node`` of a :class:`Ready`)."""
+        if not self.fires:
+            return None
+        return Ready(None, dict(self.input_data), {}, False)
 
 
-def fired_by_first_write(input_data: dict[str, Any]) -> Ready:
-    """What a first write that matched means: its only predecessor is in,
-    the node fires (the caller fills in ``node``)."""
-    return Ready(None, dict(input_data), {}, False)
+def first_write_of(
+    delivery: Delivery, entity_id: str, is_update: bool
+) -> FirstWritePlan | None:
+    """How ``delivery`` is written unread to row ``(entity_id, is_update)``,
+    if it must be that row's first write.
+
+    Two senders write first:
+
+    - the node's only predecessor;
+    - a resource's update node to the same resource's cleanup node. Every
+      other predecessor of a cleanup node is the cleanup of a resource that
+      requires this one (and so waits for this update node) or of one
+      being removed, which may come first: then the write misses.
+
+    A sender delivering again finds the row's key no longer 0 and misses
+    too; a miss is read and swapped. Failures and skips merge into
+    ``extra_data`` and always take the read-and-swap path.
+    """
+    if delivery.new_failures or delivery.skip_propagate or delivery.read:
+        return None
+    sender = delivery.sender
+    data = {node_key(sender): delivery.value}
+    if delivery.predecessors == {sender}:
+        return FirstWritePlan(data, fires=True)
+    if (
+        sender.is_update
+        and not is_update
+        and entity_id_of(sender) == entity_id
+        and sender in delivery.predecessors
+    ):
+        return FirstWritePlan(data, fires=False)
+    return None
 
 
 def sync_many(
@@ -158,11 +193,11 @@ def sync_many(
     :raises SyncPointNotFound: the row does not exist.
     """
     if len(deliveries) == 1:
-        first = first_write_of(deliveries[0])
+        first = first_write_of(deliveries[0], entity_id, is_update)
         if first is not None and store.first_write(
-            entity_id, traversal_id, is_update, first
+            entity_id, traversal_id, is_update, first.input_data
         ):
-            return [fired_by_first_write(first)]
+            return [first.outcome()]
     planned: list[BatchWrite] = []
 
     def plan(row: SyncPointRow) -> tuple[dict[str, Any], Any]:
@@ -364,16 +399,18 @@ def propagate(
     :raises SyncPointNotFound: the traversal was superseded.
     """
     send = deliver or _deliver_alone
-    made = {(w.entity_id, w.is_update): w for w in delivered if w.matched}
+    made = {(w.entity_id, w.is_update): w for w in delivered}
     fired: list[Ready] = []
     stack_ready = None
     for succ, entity_id, is_update, delivery in _deliveries(
         graph, stack_id, node, value_for, new_failures, skip_propagate
     ):
         write = made.get((entity_id, is_update))
-        if write is not None:
-            ready: Ready | None = fired_by_first_write(write.input_data)
+        if write is not None and write.matched:
+            ready = FirstWritePlan(write.input_data, write.fires).outcome()
         else:
+            if write is not None:  # tried in the release, and missed
+                delivery = dataclasses.replace(delivery, read=True)
             ready = send(
                 store, entity_id, traversal_id, is_update, delivery, sleep
             )
@@ -426,16 +463,28 @@ def handoff_writes(
     """The deliveries of a successful ``node`` that must be first writes
     (:func:`first_write_of`), for the node to make in the transaction
     that finishes it; :func:`propagate` then takes them as
-    ``delivered``."""
+    ``delivered``.
+
+    In the order of their rows' keys: two nodes that both write first to
+    the same two rows (each a cleanup node with two predecessors) lock
+    them in the same order.
+    """
     writes = []
     for _, entity_id, is_update, delivery in _deliveries(
         graph, stack_id, node, value_for
     ):
-        first = first_write_of(delivery)
+        first = first_write_of(delivery, entity_id, is_update)
         if first is not None:
             writes.append(
-                FirstWrite(entity_id, traversal_id, is_update, first)
+                FirstWrite(
+                    entity_id,
+                    traversal_id,
+                    is_update,
+                    first.input_data,
+                    fires=first.fires,
+                )
             )
+    writes.sort(key=lambda w: (w.entity_id, w.is_update))
     return writes
 
 

@@ -75,9 +75,10 @@ class _Handoff:
     """A node's deliveries that can go in the transaction releasing its
     resource (``ConvergenceResource.handoff``).
 
-    Those are the first writes (:func:`sync_point.handoff_writes`) of the
-    successors whose only predecessor is this node: released and handed
-    over in one commit. Not made when the node pauses at a post hook
+    Those are the first writes (:func:`sync_point.handoff_writes`): to
+    the successors whose only predecessor is this node, and an update
+    node's to its own resource's cleanup node; released and handed over
+    in one commit. Not made when the node pauses at a post hook
     before reporting, sends attribute values (read after the release),
     nor for a row of a replacement pair, whose node has more to do
     after the release (``docs/design/resume.md``).

@@ -10,10 +10,13 @@ from keel_heat_core.convergence.memory_store import MemorySyncPointStore
 from keel_heat_core.convergence.node import Node, node_key
 from keel_heat_core.convergence.store import SyncPointRow
 from keel_heat_core.convergence.sync_point import (
+    Delivery,
     PlannedWrite,
     SyncPointNotFound,
     create_traversal_sync_points,
     entity_id_of,
+    first_write_of,
+    handoff_writes,
     pending_nodes,
     plan_write,
     propagate,
@@ -305,3 +308,206 @@ def test_a_first_write_to_a_missing_row_means_superseded() -> None:
     with pytest.raises(SyncPointNotFound):
         sync(store, "1", "gone", True, [Node(2, True)], Node(2, True), None)
     assert store.first_writes == [("1", False)]
+
+
+@st.composite
+def update_graphs(draw: st.DrawFn) -> Graph[Node]:
+    """Graphs with an update and a cleanup node for some resources (the
+    cleanup requiring the update), other edges at random."""
+    size = draw(st.integers(min_value=1, max_value=6))
+    nodes: list[Node] = []
+    for i in range(1, size + 1):
+        kind = draw(st.sampled_from(["update", "cleanup", "both"]))
+        if kind != "cleanup":
+            nodes.append(Node(i, True))
+        if kind != "update":
+            nodes.append(Node(i, False))
+    order = draw(st.permutations(nodes))
+    graph: Graph[Node] = Graph()
+    for node in order:
+        graph.add_node(node)
+    for a in range(len(order)):
+        for b in range(a):
+            if draw(st.booleans()):
+                graph.add_edge(order[a], order[b])
+    for i in range(1, size + 1):
+        pair = (Node(i, False), Node(i, True))
+        if all(n in graph for n in pair) and (
+            order.index(pair[0]) > order.index(pair[1])
+        ):
+            graph.add_edge(*pair)
+    return graph
+
+
+@settings(max_examples=200, deadline=None)
+@given(update_graphs(), st.data())
+def test_first_writes_in_any_interleaving_fire_each_node_once(
+    graph: Graph[Node], data: st.DataObject
+) -> None:
+    """As above, but a writer that may write first (an only predecessor,
+    or an update node to its own cleanup node) tries that before it
+    reads; the others of a cleanup node may have come first, and then
+    the first write misses and the writer reads and swaps."""
+    store = CountingStore()
+    create_traversal_sync_points(store, STACK, TRAVERSAL, graph)
+    fired: Counter[Node | None] = Counter()
+    finished: set[Node] = set()
+    runnable = list(graph.leaves())
+    writers: list[tuple[Writer, list[str]]] = []
+    while runnable or writers:
+        pick = data.draw(st.integers(0, len(runnable) + len(writers) - 1))
+        if pick < len(runnable):
+            node = runnable.pop(pick)
+            finished.add(node)
+            for succ in successors_in_order(graph, node):
+                writers.append((Writer(node, succ), ["first"]))
+            if not graph.required_by(node):
+                writers.append((Writer(node, None), ["first"]))
+            continue
+        writer, step = writers[pick - len(runnable)]
+        entity, is_update = writer.entity()
+        wanted = set(
+            graph.requires(writer.target)
+            if writer.target is not None
+            else graph.roots()
+        )
+        ready = None
+        if step == ["first"]:
+            step[0] = "read"
+            delivery = Delivery(frozenset(wanted), writer.sender, None)
+            first = first_write_of(delivery, entity, is_update)
+            if first is None or not store.first_write(
+                entity, TRAVERSAL, is_update, first.input_data
+            ):
+                continue
+            ready = first.outcome()
+        elif writer.plan is None:
+            row = store.get_sync_point(entity, TRAVERSAL, is_update)
+            assert row is not None
+            writer.plan = plan_write(row, writer.sender, None)
+            continue
+        else:
+            plan, writer.plan = writer.plan, None
+            if not store.update_sync_point(plan.row, plan.input_data, None):
+                continue
+            ready = plan.outcome(wanted, writer.sender)
+        writers.remove((writer, step))
+        if ready is not None:
+            assert wanted <= finished
+            fired[writer.target] += 1
+            if writer.target is not None:
+                runnable.append(writer.target)
+    non_leaves = [n for n in graph.nodes() if graph.requires(n)]
+    assert fired == Counter({**dict.fromkeys(non_leaves, 1), None: 1})
+
+
+def update_pair() -> Graph[Node]:
+    """Two resources, 2 requiring 1, updated: each cleanup node requires
+    its update node, and 1's cleanup also requires 2's."""
+    graph: Graph[Node] = Graph()
+    graph.add_edge(Node(2, True), Node(1, True))
+    graph.add_edge(Node(1, False), Node(1, True))
+    graph.add_edge(Node(2, False), Node(2, True))
+    graph.add_edge(Node(1, False), Node(2, False))
+    return graph
+
+
+def test_an_update_node_writes_its_cleanup_node_unread() -> None:
+    graph = update_pair()
+    store = CountingStore()
+    create_traversal_sync_points(store, STACK, TRAVERSAL, graph)
+    fired, _ = propagate(
+        store, graph, STACK, TRAVERSAL, Node(1, True), lambda s: "v1",
+        sleep=no_sleep,
+    )  # fmt: skip
+    # 1's cleanup node has two predecessors: written first, not fired;
+    # 2's update node has one: written first and fired; nothing read
+    assert [r.node for r in fired] == [Node(2, True)]
+    assert sorted(store.first_writes) == [("1", True), ("2", True)]
+    assert store.reads == []
+    row = store.get_sync_point("1", TRAVERSAL, False)
+    assert row is not None and row.atomic_key == 1
+    assert row.input_data == {node_key(Node(1, True)): "v1"}
+    store.reads.clear()
+    # the other predecessor (2's cleanup) reads, swaps and fires it
+    fired, _ = propagate(
+        store, graph, STACK, TRAVERSAL, Node(2, False), lambda s: None,
+        sleep=no_sleep,
+    )  # fmt: skip
+    assert [r.node for r in fired] == [Node(1, False)]
+    assert store.reads == ["1"]
+
+
+def test_a_cleanup_node_written_by_another_first_is_read() -> None:
+    # 1's cleanup node also waits for 3's cleanup (a resource removed by
+    # the update), which came first: the update node's write misses
+    graph = update_pair()
+    graph.add_edge(Node(1, False), Node(3, False))
+    store = CountingStore()
+    create_traversal_sync_points(store, STACK, TRAVERSAL, graph)
+    propagate(store, graph, STACK, TRAVERSAL, Node(3, False), lambda s: None,
+              sleep=no_sleep)  # fmt: skip
+    store.first_writes.clear()
+    store.reads.clear()
+    propagate(store, graph, STACK, TRAVERSAL, Node(1, True), lambda s: "v1",
+              sleep=no_sleep)  # fmt: skip
+    assert ("1", False) in store.first_writes
+    assert store.reads == ["1"]
+    row = store.get_sync_point("1", TRAVERSAL, False)
+    assert row is not None
+    assert set(row.input_data) == {
+        node_key(Node(3, False)),
+        node_key(Node(1, True)),
+    }
+
+
+def test_a_join_of_others_is_never_written_unread() -> None:
+    # 3 requires 1 and 2, neither of them its own update node
+    delivery = Delivery(frozenset({Node(1, True), Node(2, True)}),
+                        Node(1, True), "v")  # fmt: skip
+    assert first_write_of(delivery, "3", True) is None
+    assert first_write_of(delivery, "3", False) is None
+    # a cleanup node's own update node may: it does not fire it
+    own = Delivery(frozenset({Node(3, True), Node(4, False)}),
+                   Node(3, True), None)  # fmt: skip
+    plan = first_write_of(own, "3", False)
+    assert plan is not None and not plan.fires and plan.outcome() is None
+    # unless a first write of it missed already
+    again = Delivery(own.predecessors, own.sender, None, read=True)
+    assert first_write_of(again, "3", False) is None
+
+
+def test_handoff_writes_come_in_the_order_of_their_rows() -> None:
+    graph = update_pair()
+    writes = handoff_writes(graph, STACK, TRAVERSAL, Node(1, True),
+                            lambda s: "v1")  # fmt: skip
+    assert [(w.entity_id, w.is_update, w.fires) for w in writes] == [
+        ("1", False, False),
+        ("2", True, True),
+    ]
+
+
+def test_a_missed_handoff_write_is_not_tried_again() -> None:
+    graph = update_pair()
+    graph.add_edge(Node(1, False), Node(3, False))
+    store = CountingStore()
+    create_traversal_sync_points(store, STACK, TRAVERSAL, graph)
+    propagate(store, graph, STACK, TRAVERSAL, Node(3, False), lambda s: None,
+              sleep=no_sleep)  # fmt: skip
+    writes = handoff_writes(graph, STACK, TRAVERSAL, Node(1, True),
+                            lambda s: "v1")  # fmt: skip
+    for write in writes:  # what the release transaction does
+        write.matched = store.first_write(
+            write.entity_id, write.traversal_id, write.is_update,
+            write.input_data,
+        )  # fmt: skip
+    assert [w.matched for w in writes] == [False, True]
+    store.first_writes.clear()
+    store.reads.clear()
+    fired, _ = propagate(
+        store, graph, STACK, TRAVERSAL, Node(1, True), lambda s: "v1",
+        sleep=no_sleep, delivered=writes,
+    )  # fmt: skip
+    assert [r.node for r in fired] == [Node(2, True)]
+    assert store.first_writes == []
+    assert store.reads == ["1"]
