@@ -125,8 +125,11 @@ class Database:
         For the engine's per-node statements: no ORM session, identity
         map or unit of work around statements that need none of them.
         """
-        with self.engine.begin() as conn:
-            yield conn
+        with self.engine.connect() as conn:
+            with conn.begin():
+                yield conn
+            # committed: the pool need not roll it back (see _reset)
+            conn.connection.info[COMMITTED] = True
 
     def encrypt(self, value: str | None) -> tuple[str | None, str | None]:
         """Encrypt with this database's key (see :mod:`crypt`)."""
@@ -207,6 +210,9 @@ def _sqlite_begin(conn: Any) -> None:
         conn.info["in_transaction"] = True
 
 
+#: Set in a pooled connection's ``info`` by :meth:`Database.connection`
+#: once its transaction committed; the pool's reset takes it off.
+COMMITTED = "keel_committed"
 #: A pooled connection idle for longer than this is pinged before use.
 IDLE_PING_SECONDS = 1.0
 #: ``SERVER_STATUS_IN_TRANS`` of the MySQL protocol's status flags.
@@ -225,7 +231,9 @@ def _check_only_when_needed(engine: Engine) -> None:
     found as before; one that dies during the second fails the statement,
     which the retry decorators below take as a lost connection, as they
     would a failed ping), and is rolled back on return only when the
-    driver says a transaction is still open.
+    driver says a transaction is still open. A driver that cannot say
+    (mysqlclient) is spared the rollback after a transaction
+    :meth:`Database.connection` saw commit (:data:`COMMITTED`).
     """
     pool = engine.pool
     # SQLAlchemy takes both only as create_engine arguments, which oslo.db
@@ -251,8 +259,9 @@ def _check_only_when_needed(engine: Engine) -> None:
         if not alive:
             raise sa_exc.InvalidatePoolError()
 
-    def reset(dbapi_connection: Any, _record: Any, state: Any) -> None:
-        if state.transaction_was_reset or state.terminate_only:
+    def reset(dbapi_connection: Any, record: Any, state: Any) -> None:
+        committed = record is not None and record.info.pop(COMMITTED, False)
+        if committed or state.transaction_was_reset or state.terminate_only:
             return
         if _transaction_open(dbapi_connection):
             dialect.do_rollback(dbapi_connection)

@@ -28,6 +28,8 @@ KEY = "0123456789abcdef0123456789abcdef"
 #: Server databases :func:`scratch_database` creates its databases on.
 ADMIN_URLS = {
     "mariadb": "mysql+pymysql://root@127.0.0.1:3306/",
+    # the same MariaDB through mysqlclient (MySQLdb), where it is installed
+    "mysqldb": "mysql+mysqldb://root@127.0.0.1:3306/",
     "postgresql": "postgresql+psycopg2://postgres@127.0.0.1:5432/postgres",
 }
 
@@ -64,7 +66,8 @@ def scratch_database(
 ) -> Iterator[str]:
     """Create an empty database ``<prefix><random>``; yield its URL.
 
-    :param backend: ``sqlite`` (a file in ``workdir``), ``mariadb`` or
+    :param backend: ``sqlite`` (a file in ``workdir``), ``mariadb``
+        (``mysqldb``: the same server through mysqlclient) or
         ``postgresql``.
     :param workdir: the folder of a SQLite database.
     :param prefix: the start of the database's name.
@@ -86,7 +89,8 @@ def scratch_database(
         raise ValueError(backend)
     admin_url = admin_url or ADMIN_URLS[backend]
     server = sa.engine.make_url(admin_url)
-    if backend == "mariadb":
+    mysql = server.get_backend_name() == "mysql"
+    if mysql:
         url = server.set(database=name, query={"charset": "utf8mb4"})
         create = f"CREATE DATABASE {name} CHARACTER SET utf8mb4"
         drop = f"DROP DATABASE IF EXISTS {name}"
@@ -103,7 +107,7 @@ def scratch_database(
         yield url.render_as_string(hide_password=False)
     finally:
         with admin.connect() as conn:
-            if backend == "mariadb":
+            if mysql:
                 kill_mariadb_connections(conn, name)
             conn.execute(sa.text(drop))
         admin.dispose()

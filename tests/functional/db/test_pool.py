@@ -1,7 +1,8 @@
 """The connection pool's round trips, on the real MariaDB and PostgreSQL.
 
 A connection goes back to the pool without a ROLLBACK when its
-transaction was committed, and with one when a transaction is still open;
+transaction was committed (also through mysqlclient, which cannot tell
+whether a transaction is open), and with one when a transaction is still open;
 a connection idle for longer than ``IDLE_PING_SECONDS`` is pinged before
 use, so that one the server has dropped is replaced instead of failing
 the caller's statement.
@@ -23,8 +24,23 @@ from tests.functional.db import databases
 
 INSERT = sa.text("INSERT INTO probe (v) VALUES (:v)")
 COUNT = sa.text("SELECT COUNT(*) FROM probe")
+try:
+    import MySQLdb  # noqa: F401
+
+    HAVE_MYSQLCLIENT = True
+except ImportError:  # built only where libmariadb-dev is (see Makefile)
+    HAVE_MYSQLCLIENT = False
 BACKENDS = [
     pytest.param("mariadb", marks=pytest.mark.mariadb),
+    pytest.param(
+        "mysqldb",
+        marks=[
+            pytest.mark.mariadb,
+            pytest.mark.skipif(
+                not HAVE_MYSQLCLIENT, reason="mysqlclient is not installed"
+            ),
+        ],
+    ),
     pytest.param("postgresql", marks=pytest.mark.postgresql),
 ]
 
