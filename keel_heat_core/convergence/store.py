@@ -46,6 +46,26 @@ class FirstWrite:
     fires: bool = True
 
 
+@dataclasses.dataclass
+class ReadAhead:
+    """The first read of a node (its row and live stack, as
+    ``StackStore.get_resource_and_stack``), made in the transaction of the
+    lock release of the predecessor that will run it next, once ``after``
+    (that predecessor's first write to the node's sync point) matched.
+
+    The store sets ``found``; a store that cannot read there leaves it
+    None, and the node reads for itself.
+    """
+
+    resource_id: int
+    after: FirstWrite
+    found: tuple[Any, Any] | None = None
+
+
+#: what a lock release writes or reads in its own transaction
+InRelease = FirstWrite | ReadAhead
+
+
 #: ``row read -> (new input_data, new extra_data or None)``
 SwapPlan = Callable[
     [SyncPointRow], tuple[dict[str, Any], dict[str, Any] | None]

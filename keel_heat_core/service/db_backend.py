@@ -55,7 +55,9 @@ class DatabaseBackend:
         self.db = db
         self.stacks = db_stores.DbStackStore(db)
         self.resources = db_stores.DbResourceStore(
-            db, bool(_opt(conf, "encrypt_parameters_and_properties", False))
+            db,
+            bool(_opt(conf, "encrypt_parameters_and_properties", False)),
+            stacks=self.stacks,
         )
         self.sync_points = db_stores.DbSyncPointStore(db)
         self.templates = db_stores.DbTemplateStore(db)

@@ -18,6 +18,7 @@ from typing import Any
 
 from keel_heat_core.convergence.store import (
     FirstWrite,
+    InRelease,
     SwapPlan,
     SyncPointRow,
 )
@@ -109,12 +110,19 @@ class DbStackStore:
     ) -> tuple[r.ResourceRow | None, r.StackRow | None]:
         # every node starts with these: one statement reads both
         with self.db.connection() as conn:
-            rec, stack = resource_repo.get_with_stack_in(
-                self.db, conn, resource_id
-            )
-            if rec is None:
-                return None, None
-            row = None if stack is None else self._with_deps(conn, stack)
+            return self.resource_and_stack_in(conn, resource_id)
+
+    def resource_and_stack_in(
+        self, conn: Any, resource_id: int
+    ) -> tuple[r.ResourceRow | None, r.StackRow | None]:
+        """:meth:`get_resource_and_stack` on ``conn``'s transaction (that
+        of a predecessor's release: ``ReadAhead``)."""
+        rec, stack = resource_repo.get_with_stack_in(
+            self.db, conn, resource_id
+        )
+        if rec is None:
+            return None, None
+        row = None if stack is None else self._with_deps(conn, stack)
         return resource_row(rec), row
 
     def _stack_in(self, conn: Any, stack_id: str) -> r.StackRow | None:
@@ -202,9 +210,16 @@ class DbResourceStore:
     the transaction of the compare-and-swap that references it.
     """
 
-    def __init__(self, db: Database, encrypt_properties: bool = False) -> None:
+    def __init__(
+        self,
+        db: Database,
+        encrypt_properties: bool = False,
+        stacks: DbStackStore | None = None,
+    ) -> None:
         self.db = db
         self.encrypt_properties = encrypt_properties
+        #: reads a ``ReadAhead`` of a release (none without it)
+        self.stacks = stacks
 
     def _columns(self, values: Mapping[str, Any]) -> dict[str, Any]:
         out = dict(values)
@@ -308,7 +323,7 @@ class DbResourceStore:
         expected_atomic_key: int | None,
         values: Mapping[str, Any],
         events: Sequence[r.EventRecord] = (),
-        then: Sequence[FirstWrite] = (),
+        then: Sequence[InRelease] = (),
     ) -> bool:
         if "properties" not in values and not events and not then:
             return resource_repo.update(
@@ -330,8 +345,22 @@ class DbResourceStore:
             expected_atomic_key,
             expected_engine_id,
             [dataclasses.asdict(e) for e in events],
-            [_first_write_in(w) for w in then],
+            [self._in_release(item) for item in then],
         )
+
+    def _in_release(self, item: InRelease) -> Callable[[Any], None]:
+        """One ``then`` item as a step on the release's connection."""
+        if isinstance(item, FirstWrite):
+            return _first_write_in(item)
+        stacks = self.stacks
+
+        def read(conn: Any) -> None:
+            if stacks is not None and item.after.matched:
+                item.found = stacks.resource_and_stack_in(
+                    conn, item.resource_id
+                )
+
+        return read
 
     def read_lock(self, resource_id: int) -> LockState | None:
         found = resource_repo.get_lock(self.db, resource_id)

@@ -20,7 +20,11 @@ from typing import Any
 
 from keel_heat_core.convergence import sync_point
 from keel_heat_core.convergence.node import Node, cleanup_node
-from keel_heat_core.convergence.store import FirstWrite
+from keel_heat_core.convergence.store import (
+    FirstWrite,
+    InRelease,
+    ReadAhead,
+)
 from keel_heat_core.exception import UpdateReplace
 from keel_heat_core.graph import Graph
 from keel_heat_core.model import rows as r
@@ -101,23 +105,26 @@ class _Handoff:
         self.writes: list[FirstWrite] = []
         #: the node data they carry (an update node's), for the report
         self.data: dict[str, Any] | None = None
+        #: the first read of the successor this thread runs next
+        self.ahead: ReadAhead | None = None
 
     def __call__(
         self, rsrc: ConvergenceResource, action: str
-    ) -> list[FirstWrite]:
+    ) -> list[InRelease]:
         self.writes = []
         self.data = None
+        self.ahead = None
         if any(
             hooks.hook_set(rsrc.definition, rsrc.name, h) for h in _POST_HOOKS
         ):
-            return self.writes
+            return []
         data = None
         if self._node.is_update:
             wanted = getattr(rsrc.definition, "referenced_attributes", None)
             if wanted is not None and wanted():
                 # attribute values are read once the resource is released
                 # (as Heat does): a read may take long or hang
-                return self.writes
+                return []
             now = self._owner._node_data(self._row, rsrc)
             final = dataclasses.replace(now, action=action, status=r.COMPLETE)
             data = self.data = final.as_dict()
@@ -128,15 +135,37 @@ class _Handoff:
             self._node,
             _values(self._node, self._row, data),
         )
-        return self.writes
+        self.ahead = self._read_ahead()
+        if self.ahead is None:
+            return list(self.writes)
+        return [*self.writes, self.ahead]
+
+    def _read_ahead(self) -> ReadAhead | None:
+        """The read of the successor this thread will run next, if it
+        will: the first that this node's write fires, as
+        :meth:`CheckResource._keep` picks it."""
+        if not self._owner.may_keep():
+            return None
+        firing = {
+            (w.entity_id, w.is_update): w for w in self.writes if w.fires
+        }
+        for succ in sync_point.successors_in_order(self._graph, self._node):
+            if succ.node_type != "resource":
+                continue
+            write = firing.get((sync_point.entity_id_of(succ), succ.is_update))
+            if write is not None:
+                return ReadAhead(int(succ.entity_id), write)
+        return None
 
 
 class _Continuation(threading.local):
-    """Per thread: inside a ``check_resource`` call, and the node it
-    runs next instead of casting it."""
+    """Per thread: inside a ``check_resource`` call, the node it runs
+    next instead of casting it, and that node's first read if its
+    predecessor made it (``ReadAhead``)."""
 
     driving = False
     next: tuple[Any, int, tuple[Any, ...], dict[str, Any]] | None = None
+    read: tuple[r.ResourceRow, r.StackRow | None] | None = None
 
 
 class CheckResource(NodeRecovery):
@@ -201,6 +230,7 @@ class CheckResource(NodeRecovery):
         finally:
             self._local.driving = False
             self._local.next = None
+            self._local.read = None
 
     def _run_one(
         self,
@@ -218,6 +248,16 @@ class CheckResource(NodeRecovery):
                 left = self._working.pop(resource_id) - 1
                 if left:
                     self._working[resource_id] = left
+
+    def may_keep(self) -> bool:
+        """Whether a successor fired now may run next in this thread
+        (:meth:`_keep`), none being kept yet."""
+        local = self._local
+        return bool(
+            self.deps.run_successor_here
+            and local.driving
+            and local.next is None
+        )
 
     def working_on(self, resource_id: int) -> bool:
         """True while a node of this row runs in this engine."""
@@ -240,7 +280,12 @@ class CheckResource(NodeRecovery):
     ) -> None:
         """Process one node; everything it causes goes out as casts."""
         deps = self.deps
-        row, stack = deps.stacks.get_resource_and_stack(resource_id)
+        ahead, self._local.read = self._local.read, None
+        row: r.ResourceRow | None
+        if ahead is not None and ahead[0].id == resource_id:
+            row, stack = ahead  # read in the release of its predecessor
+        else:
+            row, stack = deps.stacks.get_resource_and_stack(resource_id)
         if row is None or stack is None:
             return
         if stack.current_traversal != current_traversal:
@@ -677,7 +722,11 @@ class CheckResource(NodeRecovery):
             return
         for ready in fired:
             kept = adopt is None and self._keep(
-                ctxt, stack.current_traversal, ready, abandon
+                ctxt,
+                stack.current_traversal,
+                ready,
+                abandon,
+                handoff.ahead if handoff is not None else None,
             )
             if not kept:
                 self._cast(
@@ -706,6 +755,7 @@ class CheckResource(NodeRecovery):
         traversal: str,
         ready: sync_point.Ready,
         abandon: bool,
+        ahead: ReadAhead | None = None,
     ) -> bool:
         """Run one fired successor next in this thread instead of casting.
 
@@ -715,13 +765,12 @@ class CheckResource(NodeRecovery):
         a lost cast and the resume pass re-drives it. Only inside a
         ``check_resource`` call (the resume pass and others cast), one
         successor per node (the others are cast, to any engine), never
-        for an adopt.
+        for an adopt. ``ahead``: the successor's first read, if this
+        node's release made it (``_Handoff``).
         """
         local = self._local
         node = ready.node
-        if not self.deps.run_successor_here or not local.driving:
-            return False
-        if local.next is not None or node is None:
+        if not self.may_keep() or node is None:
             return False
         if node.node_type != "resource":
             return False
@@ -737,6 +786,14 @@ class CheckResource(NodeRecovery):
                 "abandon": abandon,
             },
         )
+        found = ahead.found if ahead is not None else None
+        if (
+            found is not None
+            and found[0] is not None
+            and ahead is not None
+            and ahead.resource_id == int(node.entity_id)
+        ):
+            local.read = found
         return True
 
     def _drop_late_replacement(

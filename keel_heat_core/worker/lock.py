@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from keel_heat_core.convergence.store import FirstWrite
+from keel_heat_core.convergence.store import InRelease
 
 LOG = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ class ResourceLockStore(Protocol):
         expected_atomic_key: int | None,
         values: Mapping[str, Any],
         events: Sequence[Any] = (),
-        then: Sequence[FirstWrite] = (),
+        then: Sequence[InRelease] = (),
     ) -> bool:
         """The guarded UPDATE above (it bumps ``atomic_key`` itself);
         ``events`` and the sync point writes ``then`` go in the same
@@ -109,7 +109,7 @@ class ResourceLock:
         new_engine: str | None,
         values: Mapping[str, Any],
         events: Sequence[Any] = (),
-        then: Sequence[FirstWrite] = (),
+        then: Sequence[InRelease] = (),
     ) -> None:
         row = dict(values)
         row["engine_id"] = new_engine
@@ -140,7 +140,7 @@ class ResourceLock:
         engine_id: str,
         values: Mapping[str, Any],
         events: Sequence[Any] = (),
-        then: Sequence[FirstWrite] = (),
+        then: Sequence[InRelease] = (),
     ) -> None:
         """Give the lock back while writing ``values`` (a final state).
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from keel_heat_core import exception
-from keel_heat_core.convergence.store import FirstWrite
+from keel_heat_core.convergence.store import InRelease
 from keel_heat_core.exception import UpdateReplace
 from keel_heat_core.model import rows as r
 from keel_heat_core.plugin_api import properties as props_mod
@@ -84,7 +84,7 @@ class ConvergenceResource:
         #: transaction that releases the lock after a successful action
         #: (set by the node: ``CheckResource`` hands its successors over)
         self.handoff: (
-            Callable[[ConvergenceResource, str], Sequence[FirstWrite]] | None
+            Callable[[ConvergenceResource, str], Sequence[InRelease]] | None
         ) = None
         self.lock = ResourceLock(
             store,
@@ -122,7 +122,7 @@ class ConvergenceResource:
         action: str,
         status: str,
         reason: str,
-        then: Sequence[FirstWrite] = (),
+        then: Sequence[InRelease] = (),
         **values: Any,
     ) -> None:
         self._note_physical_id()
@@ -163,7 +163,7 @@ class ConvergenceResource:
         self,
         values: Mapping[str, Any],
         events: Sequence[r.EventRecord],
-        then: Sequence[FirstWrite] = (),
+        then: Sequence[InRelease] = (),
     ) -> None:
         self.lock.release(self.engine_id, values, events, then)
 
@@ -229,7 +229,7 @@ class ConvergenceResource:
             text = failure_text(exc, self.name)
             self._set(leave, action, r.FAILED, text)
             raise ResourceActionFailed(action, text) from exc
-        then: Sequence[FirstWrite] = ()
+        then: Sequence[InRelease] = ()
         if locking and self.handoff is not None:
             self._note_physical_id()  # the reference the handoff sends
             then = self.handoff(self, action)

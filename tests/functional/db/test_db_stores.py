@@ -8,6 +8,7 @@ import uuid
 import sqlalchemy as sa
 
 from keel_heat_core.convergence.node import Node, node_key
+from keel_heat_core.convergence.store import FirstWrite, ReadAhead
 from keel_heat_core.convergence.sync_point import (
     create_traversal_sync_points,
     propagate,
@@ -246,3 +247,44 @@ def test_a_node_of_a_deleted_stack_reads_no_stack(db: Database) -> None:
     row, stack = stacks.get_resource_and_stack(res.id)
     assert row is not None and row.id == res.id
     assert stack is None
+
+
+def test_a_release_reads_the_node_it_hands_over_in_its_transaction(
+    db: Database,
+) -> None:
+    graph = {"edges": [[[1, True], None]]}
+    st = builders.new_stack(db, status="IN_PROGRESS", current_deps=graph)
+    done = builders.new_resource(db, st, action="CREATE", status="COMPLETE")
+    nxt = builders.new_resource(db, st, name="next")
+    stacks = DbStackStore(db)
+    store = DbResourceStore(db, stacks=stacks)
+    syncs = DbSyncPointStore(db)
+    trav = st.current_traversal
+    syncs.create_sync_points(st.id, trav, [(str(nxt.id), True)])
+    state = store.read_lock(done.id)
+    assert state is not None
+    lock = ResourceLock(store, done.id, done.name, state)
+    lock.acquire("eng-1", {"action": "UPDATE", "status": "IN_PROGRESS"})
+    write = FirstWrite(str(nxt.id), trav, True, {"k": 1})
+    ahead = ReadAhead(nxt.id, write)
+    # a read ahead of a write that will miss finds nothing
+    stale = FirstWrite(str(nxt.id), "gone", True, {"k": 1})
+    missed = ReadAhead(nxt.id, stale)
+    commits: list[object] = []
+
+    def committed(conn: object) -> None:
+        commits.append(conn)
+
+    sa.event.listen(db.engine, "commit", committed)
+    try:
+        lock.release(
+            "eng-1", {"status": "COMPLETE"}, (), [write, stale, ahead, missed]
+        )
+    finally:
+        sa.event.remove(db.engine, "commit", committed)
+    assert write.matched and not stale.matched
+    assert ahead.found == stacks.get_resource_and_stack(nxt.id)
+    assert ahead.found is not None and ahead.found[1] is not None
+    assert ahead.found[1].current_deps == graph
+    assert missed.found is None
+    assert len(commits) == 1

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from keel_heat_core.convergence.memory_store import MemorySyncPointStore
-from keel_heat_core.convergence.store import FirstWrite
+from keel_heat_core.convergence.store import FirstWrite, InRelease
 from keel_heat_core.model import rows as r
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.converge import converge_stack
@@ -139,7 +139,7 @@ class Stores:
         expected_atomic_key: int | None,
         values: Mapping[str, Any],
         events: Sequence[r.EventRecord] = (),
-        then: Sequence[FirstWrite] = (),
+        then: Sequence[InRelease] = (),
     ) -> bool:
         with self.lock:
             row = self.resources.get(resource_id)
@@ -154,13 +154,19 @@ class Stores:
                 setattr(row, key, copy.deepcopy(value))
             row.atomic_key = (row.atomic_key or 0) + 1
             self.events.extend(events)
-            for write in then:
+            for item in then:
+                if not isinstance(item, FirstWrite):  # a ReadAhead
+                    if item.after.matched:  # (not a node's own read)
+                        item.found = Stores.get_resource_and_stack(
+                            self, item.resource_id
+                        )
+                    continue
                 assert self.sync_points is not None
-                write.matched = self.sync_points.first_write(
-                    write.entity_id,
-                    write.traversal_id,
-                    write.is_update,
-                    write.input_data,
+                item.matched = self.sync_points.first_write(
+                    item.entity_id,
+                    item.traversal_id,
+                    item.is_update,
+                    item.input_data,
                 )
             return True
 

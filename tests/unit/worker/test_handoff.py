@@ -7,7 +7,11 @@ from typing import Any
 
 import pytest
 
-from keel_heat_core.convergence.store import FirstWrite
+from keel_heat_core.convergence.store import (
+    FirstWrite,
+    InRelease,
+    ReadAhead,
+)
 from keel_heat_core.model import rows as r
 from keel_heat_core.worker import hooks
 from tests.unit.worker.fakes import Harness
@@ -36,11 +40,15 @@ def record_releases(h: Harness) -> list[tuple[int, str, list[Any]]]:
         key: int | None,
         values: Any,
         events: Sequence[r.EventRecord] = (),
-        then: Sequence[FirstWrite] = (),
+        then: Sequence[InRelease] = (),
     ) -> bool:
         ok = real(resource_id, engine, key, values, events, then)
-        if then:
-            writes = [(w.entity_id, w.is_update, w.matched) for w in then]
+        writes = [
+            (w.entity_id, w.is_update, w.matched)
+            for w in then
+            if isinstance(w, FirstWrite)
+        ]
+        if writes:
             seen.append((resource_id, values.get("status"), writes))
         return ok
 
@@ -132,3 +140,75 @@ def test_a_node_whose_attributes_are_read_reports_after_its_release() -> None:
         (ids["b"], [(str(ids["c"]), True, True)]),
         (ids["c"], [(sid, True, True)]),
     ]
+
+
+def record_reads(h: Harness) -> tuple[list[int], list[ReadAhead]]:
+    """Rows each node read for itself, and the reads releases made."""
+    own: list[int] = []
+    ahead: list[ReadAhead] = []
+    read, cas_update = h.stores.get_resource_and_stack, h.stores.cas_update
+
+    def get_resource_and_stack(resource_id: int) -> Any:
+        own.append(resource_id)
+        return read(resource_id)
+
+    def recording(
+        resource_id: int,
+        engine: str | None,
+        key: int | None,
+        values: Any,
+        events: Sequence[r.EventRecord] = (),
+        then: Sequence[InRelease] = (),
+    ) -> bool:
+        ahead.extend(w for w in then if isinstance(w, ReadAhead))
+        return cas_update(resource_id, engine, key, values, events, then)
+
+    h.stores.get_resource_and_stack = get_resource_and_stack  # type: ignore[method-assign]
+    h.stores.cas_update = recording  # type: ignore[method-assign]
+    return own, ahead
+
+
+def test_a_node_run_next_here_was_read_by_its_predecessors_release() -> None:
+    h = Harness(successor_here=True)
+    own, ahead = record_reads(h)
+    sid = h.new_stack(LINE)
+    h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    ids = {name: row.id for name, row in h.rows(sid).items()}
+    # only a, cast by the stack's create, reads for itself; b and c were
+    # read in the releases of a and b, which then ran them
+    assert own == [ids["a"]]
+    assert [(x.resource_id, x.found is not None) for x in ahead] == [
+        (ids["b"], True),
+        (ids["c"], True),
+    ]
+    rows = h.rows(sid)
+    assert rows["b"].properties == {"value": "2", "ref": rows["a"].physical_id}
+
+
+def test_a_node_cast_elsewhere_is_not_read_ahead() -> None:
+    h = Harness(successor_here=False)
+    own, ahead = record_reads(h)
+    sid = h.new_stack(LINE)
+    h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    assert ahead == []
+    assert sorted(own) == sorted(row.id for row in h.rows(sid).values())
+
+
+def test_a_read_ahead_of_a_missed_write_is_not_used() -> None:
+    # every first write misses: the releases read nothing, and each node,
+    # fired by the read-and-swap that follows, reads for itself
+    h = Harness(successor_here=True)
+    own, ahead = record_reads(h)
+
+    def missing(*args: Any) -> bool:
+        return False
+
+    h.stores.sync_points.first_write = missing  # type: ignore[union-attr,method-assign]
+    sid = h.new_stack(LINE)
+    h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    ids = {name: row.id for name, row in h.rows(sid).items()}
+    assert len(ahead) == 2 and all(x.found is None for x in ahead)
+    assert own == [ids["a"], ids["b"], ids["c"]]
