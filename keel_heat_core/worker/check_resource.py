@@ -10,21 +10,15 @@ propagation does not fire a successor twice.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import threading
 import uuid
-from collections.abc import Callable
 from typing import Any
 
 from keel_heat_core.convergence import sync_point
 from keel_heat_core.convergence.node import Node, cleanup_node
-from keel_heat_core.convergence.store import (
-    FirstWrite,
-    InRelease,
-    ReadAhead,
-)
+from keel_heat_core.convergence.store import ReadAhead
 from keel_heat_core.exception import UpdateReplace
 from keel_heat_core.graph import Graph
 from keel_heat_core.model import rows as r
@@ -36,6 +30,7 @@ from keel_heat_core.model.node_data import (
 from keel_heat_core.worker import external, hooks, stack_state
 from keel_heat_core.worker.action import ActionCancelled, ActionTimeout
 from keel_heat_core.worker.deps import WorkerDeps
+from keel_heat_core.worker.handoff import Handoff, node_values
 from keel_heat_core.worker.lock import UpdateInProgress
 from keel_heat_core.worker.recovery import NodeRecovery
 from keel_heat_core.worker.resource import (
@@ -53,109 +48,6 @@ class PropertiesUnresolved(Exception):
 
 class _Replaced(Exception):  # noqa: N818 - control flow, never escapes
     """The node handed over to a replacement row."""
-
-
-def _values(
-    node: Node, row: r.ResourceRow, data: dict[str, Any] | None
-) -> Callable[[Node], Any]:
-    """What ``node`` sends each successor: its node data to an update
-    node, its row id to another resource's cleanup node."""
-
-    def value_for(succ: Node) -> Any:
-        if succ.is_update:
-            return data
-        if succ.entity_id != node.entity_id:
-            return row.replaced_by or row.id
-        return None
-
-    return value_for
-
-
-#: hooks after which a node pauses before it reports to its successors
-_POST_HOOKS = (hooks.POST_CREATE, hooks.POST_UPDATE, hooks.POST_DELETE)
-
-
-class _Handoff:
-    """A node's deliveries that can go in the transaction releasing its
-    resource (``ConvergenceResource.handoff``).
-
-    Those are the first writes (:func:`sync_point.handoff_writes`): to
-    the successors whose only predecessor is this node, and an update
-    node's to its own resource's cleanup node; released and handed over
-    in one commit. Not made when the node pauses at a post hook
-    before reporting, sends attribute values (read after the release),
-    nor for a row of a replacement pair, whose node has more to do
-    after the release (``docs/design/resume.md``).
-    """
-
-    def __init__(
-        self,
-        owner: CheckResource,
-        stack: r.StackRow,
-        graph: Graph[Node],
-        node: Node,
-        row: r.ResourceRow,
-    ) -> None:
-        self._owner = owner
-        self._stack = stack
-        self._graph = graph
-        self._node = node
-        self._row = row
-        #: the writes given to the release (their ``matched`` set by it)
-        self.writes: list[FirstWrite] = []
-        #: the node data they carry (an update node's), for the report
-        self.data: dict[str, Any] | None = None
-        #: the first read of the successor this thread runs next
-        self.ahead: ReadAhead | None = None
-
-    def __call__(
-        self, rsrc: ConvergenceResource, action: str
-    ) -> list[InRelease]:
-        self.writes = []
-        self.data = None
-        self.ahead = None
-        if any(
-            hooks.hook_set(rsrc.definition, rsrc.name, h) for h in _POST_HOOKS
-        ):
-            return []
-        data = None
-        if self._node.is_update:
-            wanted = getattr(rsrc.definition, "referenced_attributes", None)
-            if wanted is not None and wanted():
-                # attribute values are read once the resource is released
-                # (as Heat does): a read may take long or hang
-                return []
-            now = self._owner._node_data(self._row, rsrc)
-            final = dataclasses.replace(now, action=action, status=r.COMPLETE)
-            data = self.data = final.as_dict()
-        self.writes = sync_point.handoff_writes(
-            self._graph,
-            self._stack.id,
-            self._stack.current_traversal,
-            self._node,
-            _values(self._node, self._row, data),
-        )
-        self.ahead = self._read_ahead()
-        if self.ahead is None:
-            return list(self.writes)
-        return [*self.writes, self.ahead]
-
-    def _read_ahead(self) -> ReadAhead | None:
-        """The read of the successor this thread will run next, if it
-        will: the first that this node's write fires, as
-        :meth:`CheckResource._keep` picks it."""
-        if not self._owner.may_keep():
-            return None
-        firing = {
-            (w.entity_id, w.is_update): w for w in self.writes if w.fires
-        }
-        for succ in sync_point.successors_in_order(self._graph, self._node):
-            if succ.node_type != "resource":
-                continue
-            write = firing.get((sync_point.entity_id_of(succ), succ.is_update))
-            if write is not None:
-                return ReadAhead(int(succ.entity_id), write)
-        return None
 
 
 class _Continuation(threading.local):
@@ -323,7 +215,9 @@ class CheckResource(NodeRecovery):
             and row.replaces is None
             and row.replaced_by is None
         ):
-            handoff = _Handoff(self, stack, graph, node, row)
+            handoff = Handoff(
+                stack, graph, node, row, self._node_data, self.may_keep
+            )
         try:
             if is_update:
                 rsrc = self._update(
@@ -421,7 +315,7 @@ class CheckResource(NodeRecovery):
         input_data: dict[str, Any],
         cancel: threading.Event,
         adopt_stack_data: Any = None,
-        handoff: _Handoff | None = None,
+        handoff: Handoff | None = None,
     ) -> ConvergenceResource | None:
         if stack.action == r.SUSPEND:
             return None
@@ -571,7 +465,7 @@ class CheckResource(NodeRecovery):
         row: r.ResourceRow,
         cancel: threading.Event,
         abandon: bool = False,
-        handoff: _Handoff | None = None,
+        handoff: Handoff | None = None,
     ) -> None:
         if stack.action in (r.CHECK, r.RESUME, r.SNAPSHOT):
             return
@@ -692,7 +586,7 @@ class CheckResource(NodeRecovery):
         skip: bool = False,
         carried: dict[str, str] | None = None,
         adopt: Any = None,
-        handoff: _Handoff | None = None,
+        handoff: Handoff | None = None,
     ) -> None:
         deps = self.deps
         failures = dict(carried or {})
@@ -710,7 +604,7 @@ class CheckResource(NodeRecovery):
                 stack.id,
                 stack.current_traversal,
                 node,
-                _values(node, row, data),
+                node_values(node, row, data),
                 new_failures=failures or None,
                 skip_propagate=skip or failure is not None,
                 sleep=deps.sleep,
@@ -766,7 +660,7 @@ class CheckResource(NodeRecovery):
         ``check_resource`` call (the resume pass and others cast), one
         successor per node (the others are cast, to any engine), never
         for an adopt. ``ahead``: the successor's first read, if this
-        node's release made it (``_Handoff``).
+        node's release made it (:class:`Handoff`).
         """
         local = self._local
         node = ready.node
