@@ -12,6 +12,7 @@ from keel_heat_core.convergence.store import SyncPointRow
 from keel_heat_core.convergence.sync_point import (
     Delivery,
     PlannedWrite,
+    Ready,
     SyncPointNotFound,
     create_traversal_sync_points,
     entity_id_of,
@@ -55,11 +56,63 @@ class Writer:
         self.sender = sender
         self.target = target
         self.plan: PlannedWrite | None = None
+        #: its first write was tried (and missed)
+        self.tried = False
 
     def entity(self) -> tuple[str, bool]:
         if self.target is None:
             return STACK, True
         return entity_id_of(self.target), self.target.is_update
+
+
+class Run:
+    """Nodes finishing and writers delivering, in the order hypothesis
+    picks; which nodes fired, checked against the graph at the end."""
+
+    def __init__(self, graph: Graph[Node], data: st.DataObject) -> None:
+        self.graph = graph
+        self.data = data
+        self.fired: Counter[Node | None] = Counter()
+        self.finished: set[Node] = set()
+        self.runnable = list(graph.leaves())
+        self.writers: list[Writer] = []
+
+    def next_writer(self) -> Writer | None:
+        """Finish a node (its writers join in; None) or pick a writer."""
+        runnable, writers = self.runnable, self.writers
+        pick = self.data.draw(st.integers(0, len(runnable) + len(writers) - 1))
+        if pick >= len(runnable):
+            return writers[pick - len(runnable)]
+        node = runnable.pop(pick)
+        self.finished.add(node)
+        writers.extend(
+            Writer(node, s) for s in successors_in_order(self.graph, node)
+        )
+        if not self.graph.required_by(node):
+            writers.append(Writer(node, None))
+        return None
+
+    def wanted(self, writer: Writer) -> set[Node]:
+        target = writer.target
+        graph = self.graph
+        if target is None:
+            return set(graph.roots())
+        return set(graph.requires(target))
+
+    def written(self, writer: Writer, ready: Ready | None) -> None:
+        """``writer`` is done; ``ready`` is what its write fired."""
+        self.writers.remove(writer)
+        if ready is not None:
+            assert self.wanted(writer) <= self.finished
+            self.fired[writer.target] += 1
+            if writer.target is not None:
+                self.runnable.append(writer.target)
+
+    def check(self) -> None:
+        graph = self.graph
+        non_leaves = [n for n in graph.nodes() if graph.requires(n)]
+        assert self.fired == Counter({**dict.fromkeys(non_leaves, 1), None: 1})
+        assert self.finished == set(graph.nodes())
 
 
 @settings(max_examples=150, deadline=None)
@@ -72,23 +125,11 @@ def test_every_interleaving_fires_each_node_exactly_once(
     after all of its predecessors finished."""
     store = MemorySyncPointStore()
     create_traversal_sync_points(store, STACK, TRAVERSAL, graph)
-    fired: Counter[Node | None] = Counter()
-    finished: set[Node] = set()
-    runnable = list(graph.leaves())
-    writers: list[Writer] = []
-    while runnable or writers:
-        choices = len(runnable) + len(writers)
-        pick = data.draw(st.integers(0, choices - 1))
-        if pick < len(runnable):
-            node = runnable.pop(pick)
-            finished.add(node)
-            writers.extend(
-                Writer(node, s) for s in successors_in_order(graph, node)
-            )
-            if not graph.required_by(node):
-                writers.append(Writer(node, None))
+    run = Run(graph, data)
+    while run.runnable or run.writers:
+        writer = run.next_writer()
+        if writer is None:
             continue
-        writer = writers[pick - len(runnable)]
         entity, is_update = writer.entity()
         if writer.plan is None:
             row = store.get_sync_point(entity, TRAVERSAL, is_update)
@@ -99,29 +140,24 @@ def test_every_interleaving_fires_each_node_exactly_once(
         writer.plan = None
         if not store.update_sync_point(plan.row, plan.input_data, None):
             continue
-        writers.remove(writer)
-        wanted = set(
-            graph.requires(writer.target)
-            if writer.target is not None
-            else graph.roots()
-        )
-        ready = plan.outcome(wanted, writer.sender)
-        if ready is not None:
-            assert wanted <= finished
-            fired[writer.target] += 1
-            if writer.target is not None:
-                runnable.append(writer.target)
-    non_leaves = [n for n in graph.nodes() if graph.requires(n)]
-    assert fired == Counter({**dict.fromkeys(non_leaves, 1), None: 1})
-    assert finished == set(graph.nodes())
+        run.written(writer, plan.outcome(run.wanted(writer), writer.sender))
+    run.check()
+
+
+def graph_of(*edges: tuple[Node, Node]) -> Graph[Node]:
+    """A graph of ``(node, what it requires)`` edges."""
+    graph: Graph[Node] = Graph()
+    for node, required in edges:
+        graph.add_edge(node, required)
+    return graph
 
 
 def chain() -> Graph[Node]:
-    graph: Graph[Node] = Graph()
-    graph.add_edge(Node(2, True), Node(1, True))
-    graph.add_edge(Node(3, True), Node(1, True))
-    graph.add_edge(Node(3, True), Node(2, True))
-    return graph
+    return graph_of(
+        (Node(2, True), Node(1, True)),
+        (Node(3, True), Node(1, True)),
+        (Node(3, True), Node(2, True)),
+    )
 
 
 def test_propagate_carries_values_and_completes_the_stack() -> None:
@@ -350,66 +386,41 @@ def test_first_writes_in_any_interleaving_fire_each_node_once(
     the first write misses and the writer reads and swaps."""
     store = CountingStore()
     create_traversal_sync_points(store, STACK, TRAVERSAL, graph)
-    fired: Counter[Node | None] = Counter()
-    finished: set[Node] = set()
-    runnable = list(graph.leaves())
-    writers: list[tuple[Writer, list[str]]] = []
-    while runnable or writers:
-        pick = data.draw(st.integers(0, len(runnable) + len(writers) - 1))
-        if pick < len(runnable):
-            node = runnable.pop(pick)
-            finished.add(node)
-            for succ in successors_in_order(graph, node):
-                writers.append((Writer(node, succ), ["first"]))
-            if not graph.required_by(node):
-                writers.append((Writer(node, None), ["first"]))
+    run = Run(graph, data)
+    while run.runnable or run.writers:
+        writer = run.next_writer()
+        if writer is None:
             continue
-        writer, step = writers[pick - len(runnable)]
         entity, is_update = writer.entity()
-        wanted = set(
-            graph.requires(writer.target)
-            if writer.target is not None
-            else graph.roots()
-        )
-        ready = None
-        if step == ["first"]:
-            step[0] = "read"
+        wanted = run.wanted(writer)
+        if not writer.tried:
+            writer.tried = True
             delivery = Delivery(frozenset(wanted), writer.sender, None)
             first = first_write_of(delivery, entity, is_update)
-            if first is None or not store.first_write(
+            if first is not None and store.first_write(
                 entity, TRAVERSAL, is_update, first.input_data
             ):
-                continue
-            ready = first.outcome()
+                run.written(writer, first.outcome())
         elif writer.plan is None:
             row = store.get_sync_point(entity, TRAVERSAL, is_update)
             assert row is not None
             writer.plan = plan_write(row, writer.sender, None)
-            continue
         else:
             plan, writer.plan = writer.plan, None
-            if not store.update_sync_point(plan.row, plan.input_data, None):
-                continue
-            ready = plan.outcome(wanted, writer.sender)
-        writers.remove((writer, step))
-        if ready is not None:
-            assert wanted <= finished
-            fired[writer.target] += 1
-            if writer.target is not None:
-                runnable.append(writer.target)
-    non_leaves = [n for n in graph.nodes() if graph.requires(n)]
-    assert fired == Counter({**dict.fromkeys(non_leaves, 1), None: 1})
+            if store.update_sync_point(plan.row, plan.input_data, None):
+                run.written(writer, plan.outcome(wanted, writer.sender))
+    run.check()
 
 
 def update_pair() -> Graph[Node]:
     """Two resources, 2 requiring 1, updated: each cleanup node requires
     its update node, and 1's cleanup also requires 2's."""
-    graph: Graph[Node] = Graph()
-    graph.add_edge(Node(2, True), Node(1, True))
-    graph.add_edge(Node(1, False), Node(1, True))
-    graph.add_edge(Node(2, False), Node(2, True))
-    graph.add_edge(Node(1, False), Node(2, False))
-    return graph
+    return graph_of(
+        (Node(2, True), Node(1, True)),
+        (Node(1, False), Node(1, True)),
+        (Node(2, False), Node(2, True)),
+        (Node(1, False), Node(2, False)),
+    )
 
 
 def test_an_update_node_writes_its_cleanup_node_unread() -> None:

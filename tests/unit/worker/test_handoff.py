@@ -28,13 +28,30 @@ JOIN = {
 }
 
 
-def record_releases(h: Harness) -> list[tuple[int, str, list[Any]]]:
-    """``(row id, status written, [(entity, is_update, matched)])`` of
-    every lock write that carried sync point writes."""
-    seen: list[tuple[int, str, list[Any]]] = []
-    real = h.stores.cas_update
+class Recorded:
+    """What the releases of a run carried, and what nodes read.
+
+    :ivar releases: ``(row id, status written, [(entity, is_update,
+        matched)])`` of every lock write that carried sync point writes.
+    :ivar ahead: the reads releases made for the node run next.
+    :ivar own: the rows nodes read for themselves.
+    """
+
+    def __init__(self, h: Harness) -> None:
+        self.releases: list[tuple[int, str, list[Any]]] = []
+        self.ahead: list[ReadAhead] = []
+        self.own: list[int] = []
+        self._read = h.stores.get_resource_and_stack
+        self._cas_update = h.stores.cas_update
+        h.stores.get_resource_and_stack = self.read  # type: ignore[method-assign]
+        h.stores.cas_update = self.cas_update  # type: ignore[method-assign]
+
+    def read(self, resource_id: int) -> Any:
+        self.own.append(resource_id)
+        return self._read(resource_id)
 
     def cas_update(
+        self,
         resource_id: int,
         engine: str | None,
         key: int | None,
@@ -42,18 +59,21 @@ def record_releases(h: Harness) -> list[tuple[int, str, list[Any]]]:
         events: Sequence[r.EventRecord] = (),
         then: Sequence[InRelease] = (),
     ) -> bool:
-        ok = real(resource_id, engine, key, values, events, then)
+        ok = self._cas_update(resource_id, engine, key, values, events, then)
         writes = [
             (w.entity_id, w.is_update, w.matched)
             for w in then
             if isinstance(w, FirstWrite)
         ]
         if writes:
-            seen.append((resource_id, values.get("status"), writes))
+            self.releases.append((resource_id, values.get("status"), writes))
+        self.ahead.extend(w for w in then if isinstance(w, ReadAhead))
         return ok
 
-    h.stores.cas_update = cas_update  # type: ignore[method-assign]
-    return seen
+
+def record_releases(h: Harness) -> list[tuple[int, str, list[Any]]]:
+    """The releases of :class:`Recorded`."""
+    return Recorded(h).releases
 
 
 def created(
@@ -142,73 +162,50 @@ def test_a_node_whose_attributes_are_read_reports_after_its_release() -> None:
     ]
 
 
-def record_reads(h: Harness) -> tuple[list[int], list[ReadAhead]]:
-    """Rows each node read for itself, and the reads releases made."""
-    own: list[int] = []
-    ahead: list[ReadAhead] = []
-    read, cas_update = h.stores.get_resource_and_stack, h.stores.cas_update
+def line_created(
+    successor_here: bool, writes_miss: bool = False
+) -> tuple[Recorded, dict[str, int]]:
+    """Create LINE, recording what nodes read; ``writes_miss``: every
+    first write of a sync point misses. Returns the record and the row
+    ids by name."""
+    h = Harness(successor_here=successor_here)
+    recorded = Recorded(h)
+    if writes_miss:
 
-    def get_resource_and_stack(resource_id: int) -> Any:
-        own.append(resource_id)
-        return read(resource_id)
+        def missing(*args: Any) -> bool:
+            return False
 
-    def recording(
-        resource_id: int,
-        engine: str | None,
-        key: int | None,
-        values: Any,
-        events: Sequence[r.EventRecord] = (),
-        then: Sequence[InRelease] = (),
-    ) -> bool:
-        ahead.extend(w for w in then if isinstance(w, ReadAhead))
-        return cas_update(resource_id, engine, key, values, events, then)
-
-    h.stores.get_resource_and_stack = get_resource_and_stack  # type: ignore[method-assign]
-    h.stores.cas_update = recording  # type: ignore[method-assign]
-    return own, ahead
+        h.stores.sync_points.first_write = missing  # type: ignore[union-attr,method-assign]
+    sid = h.new_stack(LINE)
+    h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    rows = h.rows(sid)
+    # b received a's reference whichever way it was read
+    assert rows["b"].properties == {"value": "2", "ref": rows["a"].physical_id}
+    return recorded, {name: row.id for name, row in rows.items()}
 
 
 def test_a_node_run_next_here_was_read_by_its_predecessors_release() -> None:
-    h = Harness(successor_here=True)
-    own, ahead = record_reads(h)
-    sid = h.new_stack(LINE)
-    h.run()
-    assert h.state(sid) == "CREATE_COMPLETE"
-    ids = {name: row.id for name, row in h.rows(sid).items()}
+    recorded, ids = line_created(successor_here=True)
     # only a, cast by the stack's create, reads for itself; b and c were
     # read in the releases of a and b, which then ran them
-    assert own == [ids["a"]]
-    assert [(x.resource_id, x.found is not None) for x in ahead] == [
+    assert recorded.own == [ids["a"]]
+    assert [(x.resource_id, x.found is not None) for x in recorded.ahead] == [
         (ids["b"], True),
         (ids["c"], True),
     ]
-    rows = h.rows(sid)
-    assert rows["b"].properties == {"value": "2", "ref": rows["a"].physical_id}
 
 
 def test_a_node_cast_elsewhere_is_not_read_ahead() -> None:
-    h = Harness(successor_here=False)
-    own, ahead = record_reads(h)
-    sid = h.new_stack(LINE)
-    h.run()
-    assert h.state(sid) == "CREATE_COMPLETE"
-    assert ahead == []
-    assert sorted(own) == sorted(row.id for row in h.rows(sid).values())
+    recorded, ids = line_created(successor_here=False)
+    assert recorded.ahead == []
+    assert sorted(recorded.own) == sorted(ids.values())
 
 
 def test_a_read_ahead_of_a_missed_write_is_not_used() -> None:
     # every first write misses: the releases read nothing, and each node,
     # fired by the read-and-swap that follows, reads for itself
-    h = Harness(successor_here=True)
-    own, ahead = record_reads(h)
-
-    def missing(*args: Any) -> bool:
-        return False
-
-    h.stores.sync_points.first_write = missing  # type: ignore[union-attr,method-assign]
-    sid = h.new_stack(LINE)
-    h.run()
-    assert h.state(sid) == "CREATE_COMPLETE"
-    ids = {name: row.id for name, row in h.rows(sid).items()}
-    assert len(ahead) == 2 and all(x.found is None for x in ahead)
-    assert own == [ids["a"], ids["b"], ids["c"]]
+    recorded, ids = line_created(successor_here=True, writes_miss=True)
+    assert len(recorded.ahead) == 2
+    assert all(x.found is None for x in recorded.ahead)
+    assert recorded.own == [ids["a"], ids["b"], ids["c"]]
