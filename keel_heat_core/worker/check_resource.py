@@ -56,7 +56,9 @@ class _Continuation(threading.local):
     predecessor made it (``ReadAhead``)."""
 
     driving = False
-    next: tuple[Any, int, tuple[Any, ...], dict[str, Any]] | None = None
+    #: ``(ctxt, resource id, args, kw, its first read or None)``
+    next: tuple[Any, int, tuple[Any, ...], dict[str, Any], Any] | None = None
+    #: the first read of the node about to run (taken from ``next``)
     read: tuple[r.ResourceRow, r.StackRow | None] | None = None
 
 
@@ -113,8 +115,9 @@ class CheckResource(NodeRecovery):
             self._run_one(ctxt, resource_id, args, kw)
             # successors this thread kept for itself instead of casting
             while self._local.next is not None:
-                ctxt, resource_id, args, kw = self._local.next
+                ctxt, resource_id, args, kw, read = self._local.next
                 self._local.next = None
+                self._local.read = read
                 try:
                     self._run_one(ctxt, resource_id, args, kw)
                 except Exception:
@@ -174,7 +177,7 @@ class CheckResource(NodeRecovery):
         deps = self.deps
         ahead, self._local.read = self._local.read, None
         row: r.ResourceRow | None
-        if ahead is not None and ahead[0].id == resource_id:
+        if ahead is not None:
             row, stack = ahead  # read in the release of its predecessor
         else:
             row, stack = deps.stacks.get_resource_and_stack(resource_id)
@@ -669,9 +672,13 @@ class CheckResource(NodeRecovery):
         if node.node_type != "resource":
             return False
         data = json.loads(json.dumps({"input_data": ready.input_data}))
+        resource_id = int(node.entity_id)
+        found = None
+        if ahead is not None and ahead.resource_id == resource_id:
+            found = ahead.found
         local.next = (
             ctxt,
-            int(node.entity_id),
+            resource_id,
             (traversal, data, node.is_update),
             {
                 "skip_propagate": ready.skip_propagate,
@@ -679,15 +686,8 @@ class CheckResource(NodeRecovery):
                 "node_type": node.node_type,
                 "abandon": abandon,
             },
+            found if found is not None and found[0] is not None else None,
         )
-        found = ahead.found if ahead is not None else None
-        if (
-            found is not None
-            and found[0] is not None
-            and ahead is not None
-            and ahead.resource_id == int(node.entity_id)
-        ):
-            local.read = found
         return True
 
     def _drop_late_replacement(
