@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy import delete as sa_delete
 from sqlalchemy import update as sa_update
+from sqlalchemy.engine import Connection
 
 from keel_heat_core.db import exceptions, models
 from keel_heat_core.db.database import Database, retry_on_db_error
@@ -102,20 +103,44 @@ def set_value(
     created together then deadlocked on each other's inserts into that gap
     (each deadlock a retry after half a second).
     """
-    method, stored = db.encrypt(value) if redact else ("", value)
-    values = {"redact": redact, "value": stored, "decrypt_method": method}
     with db.connection() as conn:
         # (Core statements: plugins write their data on every action)
         conn.execute(_LOCK_OWNER, {"resource_id": resource_id})
-        found = conn.execute(
-            _FIND, {"resource_id": resource_id, "key": key}
-        ).first()
-        if found is None:
-            conn.execute(
-                _INSERT, {"resource_id": resource_id, "key": key, **values}
-            )
-        else:
-            conn.execute(_UPDATE_BY_ID, {"row_id": found[0], **values})
+        set_in(db, conn, resource_id, key, value, redact)
+
+
+def set_in(
+    db: Database,
+    conn: Connection,
+    resource_id: int,
+    key: str,
+    value: str | None,
+    redact: bool = False,
+) -> None:
+    """:func:`set_value` on a connection whose transaction already locked
+    the resource's row (its lock's compare-and-swap)."""
+    method, stored = db.encrypt(value) if redact else ("", value)
+    values = {"redact": redact, "value": stored, "decrypt_method": method}
+    found = conn.execute(
+        _FIND, {"resource_id": resource_id, "key": key}
+    ).first()
+    if found is None:
+        conn.execute(
+            _INSERT, {"resource_id": resource_id, "key": key, **values}
+        )
+    else:
+        conn.execute(_UPDATE_BY_ID, {"row_id": found[0], **values})
+
+
+def delete_in(conn: Connection, resource_id: int, key: str) -> bool:
+    """Remove one key, if there, on the caller's connection; True when it
+    was there."""
+    result = conn.execute(
+        sa_delete(_TABLE).where(
+            _TABLE.c.resource_id == resource_id, _TABLE.c.key == key
+        )
+    )
+    return bool(result.rowcount)
 
 
 @retry_on_db_error

@@ -97,6 +97,19 @@ class EventRecord:
     resource_status_reason: str
 
 
+@dataclasses.dataclass(frozen=True)
+class DataWrite:
+    """A resource-data change a local action made (``worker.local``).
+
+    It waits for the transaction that records the action's outcome.
+    ``value`` None removes the key.
+    """
+
+    key: str
+    value: str | None
+    redact: bool = False
+
+
 class ResourceDefinition(Protocol):
     """What the engine needs of one template resource definition."""
 
@@ -134,11 +147,12 @@ class ResourceStore(Protocol):
         values: Mapping[str, Any],
         events: Sequence[EventRecord] = (),
         then: Sequence[Any] = (),
+        data: Sequence[DataWrite] = (),
     ) -> bool:
         """The guarded UPDATE of the resource lock (engine spec §3.6);
-        ``events`` and the sync point writes ``then``
-        (``convergence.store.FirstWrite``) are written with it, only when
-        it matched."""
+        ``events``, the sync point writes ``then``
+        (``convergence.store.FirstWrite``) and the row's resource-data
+        changes ``data`` are written with it, only when it matched."""
 
     def read_lock(self, resource_id: int) -> Any:
         """The lock columns (``worker.lock.LockState``) or None."""

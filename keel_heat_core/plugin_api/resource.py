@@ -190,6 +190,21 @@ class Resource(LifecycleHooks):
         self._data = None
         self._rsrc_metadata = None
 
+    def action_is_local(self, action: str) -> bool:
+        """Whether ``action`` stays inside the engine and ends at once.
+
+        Answer True only when, with the properties as they are, the
+        action's handle and first completion check call no cloud and wait
+        for nothing, and write nothing but this resource's data and
+        physical id. The engine may then run it before it takes the
+        resource's lock, and write the outcome, both events and the data
+        in the one transaction that takes and gives back the lock. Should
+        the check answer "not yet" after all, or the handle fail, the
+        engine takes the lock at that point and goes on as usual, so a
+        wrong True only loses the saving. The default is False.
+        """
+        return False
+
     # -- identity ----------------------------------------------------------
 
     def type(self) -> str:

@@ -324,8 +324,9 @@ class DbResourceStore:
         values: Mapping[str, Any],
         events: Sequence[r.EventRecord] = (),
         then: Sequence[InRelease] = (),
+        data: Sequence[r.DataWrite] = (),
     ) -> bool:
-        if "properties" not in values and not events and not then:
+        if "properties" not in values and not (events or then or data):
             return resource_repo.update(
                 self.db,
                 resource_id,
@@ -345,7 +346,23 @@ class DbResourceStore:
             expected_atomic_key,
             expected_engine_id,
             [dataclasses.asdict(e) for e in events],
-            [self._in_release(item) for item in then],
+            [
+                *(self._data_write(resource_id, item) for item in data),
+                *(self._in_release(item) for item in then),
+            ],
+        )
+
+    def _data_write(
+        self, resource_id: int, item: r.DataWrite
+    ) -> Callable[[Any], object]:
+        """One resource-data change as a step on the CAS's connection."""
+        db = self.db
+        if item.value is None:
+            return lambda conn: data_repo.delete_in(
+                conn, resource_id, item.key
+            )
+        return lambda conn: data_repo.set_in(
+            db, conn, resource_id, item.key, item.value, item.redact
         )
 
     def _in_release(self, item: InRelease) -> Callable[[Any], None]:

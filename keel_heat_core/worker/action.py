@@ -54,6 +54,7 @@ def run_action(
     wait: Callable[[float], Any] | None = None,
     waiters: StackWaiters | None = None,
     watch: Sequence[Hashable] = (),
+    before_wait: Callable[[], Any] | None = None,
 ) -> Any:
     """Run ``action`` on ``plugin`` to completion.
 
@@ -69,6 +70,8 @@ def run_action(
         (``awaited_stack_id()``, the nested-stack resources) is woken
         when that stack's traversal ends (:mod:`.wake`), and by any of
         ``watch`` (the worker passes the key its cancel wakes).
+    :param before_wait: called once, before the first wait between
+        polls (a local action takes its lock there: ``worker.local``).
     :returns: the cookie returned by the handle.
     :raises ActionTimeout: the deadline passed.
     :raises ActionCancelled: ``cancel`` was set.
@@ -82,6 +85,9 @@ def run_action(
     if check is None:
         return cookie
     with _woken_by(plugin, waiters, watch, event) as woken:
+        pause = wait or woken
+        if before_wait is not None:
+            pause = _first_calling(before_wait, pause)
         return _poll(
             plugin,
             lower,
@@ -92,8 +98,24 @@ def run_action(
             event,
             interval,
             clock,
-            wait or woken,
+            pause,
         )
+
+
+def _first_calling(
+    first: Callable[[], Any], pause: Callable[[float], Any]
+) -> Callable[[float], Any]:
+    """``pause``, calling ``first`` before the first pause only."""
+    called = False
+
+    def paused(delay: float) -> Any:
+        nonlocal called
+        if not called:
+            called = True
+            first()
+        return pause(delay)
+
+    return paused
 
 
 @contextlib.contextmanager

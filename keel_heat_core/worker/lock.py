@@ -68,11 +68,13 @@ class ResourceLockStore(Protocol):
         values: Mapping[str, Any],
         events: Sequence[Any] = (),
         then: Sequence[InRelease] = (),
+        data: Sequence[Any] = (),
     ) -> bool:
         """The guarded UPDATE above (it bumps ``atomic_key`` itself);
-        ``events`` and the sync point writes ``then`` go in the same
-        transaction, only when it matched (each write's ``matched`` is
-        set)."""
+        ``events``, the sync point writes ``then`` and the resource-data
+        changes ``data`` (``model.rows.DataWrite``) go in the same
+        transaction, only when it matched (each sync point write's
+        ``matched`` is set)."""
 
     def read_lock(self, resource_id: int) -> LockState | None:
         """Re-read the lock columns (None if the row is gone)."""
@@ -110,12 +112,13 @@ class ResourceLock:
         values: Mapping[str, Any],
         events: Sequence[Any] = (),
         then: Sequence[InRelease] = (),
+        data: Sequence[Any] = (),
     ) -> None:
         row = dict(values)
         row["engine_id"] = new_engine
         key = self.state.atomic_key
         if not self._store.cas_update(
-            self.resource_id, expected, key, row, events, then
+            self.resource_id, expected, key, row, events, then, data
         ):
             raise UpdateInProgress(self.name)
         self.state.atomic_key = 1 if key is None else key + 1
@@ -174,16 +177,54 @@ class ResourceLock:
                 if contended >= 5:
                     raise
             except Exception as exc:
-                if not is_transient_db_error(exc) or self._clock() > deadline:
-                    raise
-                LOG.warning(
-                    "Releasing resource %s: %s; retrying in %.1f s",
-                    self.resource_id,
-                    type(exc).__name__,
-                    pause,
-                )
-                self._sleep(pause)
-                pause = min(pause * 2, 4.0)
+                pause = self._wait_out(exc, deadline, pause)
+
+    def finish(
+        self,
+        values: Mapping[str, Any],
+        events: Sequence[Any] = (),
+        then: Sequence[InRelease] = (),
+        data: Sequence[Any] = (),
+    ) -> None:
+        """Write a whole action's outcome without ever holding the lock.
+
+        For an action run before the lock (``worker.local``): one
+        compare-and-swap expects no holder and leaves none, writing the
+        final state, the events, the sync point writes ``then`` and the
+        resource data ``data``. Retried as :meth:`release` is while the
+        database is unreachable.
+
+        :raises UpdateInProgress: someone holds the lock or moved the key
+            since the row was read (also when a write that committed
+            lost its connection: the retry then misses, as a release's
+            does).
+        """
+        deadline = self._clock() + RELEASE_RETRY_SECS
+        pause = 0.5
+        while True:
+            try:
+                self._write(None, None, values, events, then, data)
+                return
+            except UpdateInProgress:
+                raise
+            except Exception as exc:
+                pause = self._wait_out(exc, deadline, pause)
+
+    def _wait_out(
+        self, exc: Exception, deadline: float, pause: float
+    ) -> float:
+        """Sleep before a retry of a transient error; returns the next
+        pause (or re-raises ``exc``)."""
+        if not is_transient_db_error(exc) or self._clock() > deadline:
+            raise exc
+        LOG.warning(
+            "Writing resource %s: %s; retrying in %.1f s",
+            self.resource_id,
+            type(exc).__name__,
+            pause,
+        )
+        self._sleep(pause)
+        return min(pause * 2, 4.0)
 
     def respect(
         self, values: Mapping[str, Any], events: Sequence[Any] = ()

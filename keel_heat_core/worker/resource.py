@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from keel_heat_core import exception
 from keel_heat_core.convergence.store import InRelease
@@ -17,6 +17,7 @@ from keel_heat_core.exception import UpdateReplace
 from keel_heat_core.model import rows as r
 from keel_heat_core.plugin_api import properties as props_mod
 from keel_heat_core.plugin_api.resource import Resource as PluginResource
+from keel_heat_core.worker import local as local_mod
 from keel_heat_core.worker.action import (
     ActionCancelled,
     ActionTimeout,
@@ -132,18 +133,33 @@ class ConvergenceResource:
             status_reason=reason,
             physical_id=self.row.physical_id,
         )
-        changed = (self.row.action, self.row.status) != (action, status)
         # the event goes in the transaction of the state write
-        events = (
-            [self._event_record(action, status, reason)] if changed else []
-        )
+        event = self._event_if_new(action, status, reason)
+        events = [] if event is None else [event]
         if then:
             write(values, events, then)
         else:
             write(values, events)
+        self._apply(values)
+
+    def _event_if_new(
+        self, action: str, status: str, reason: str
+    ) -> r.EventRecord | None:
+        """The event of a move to ``(action, status)``; None for none."""
+        if (self.row.action, self.row.status) == (action, status):
+            return None
+        return self._event_record(action, status, reason)
+
+    def _show_plugin(self, action: str, status: str, reason: str) -> None:
         if hasattr(self.plugin, "status"):
             self.plugin.action, self.plugin.status = action, status
             self.plugin.status_reason = reason
+
+    def _apply(self, values: Mapping[str, Any]) -> None:
+        """Take written state values into the row and the plugin."""
+        self._show_plugin(
+            values["action"], values["status"], values["status_reason"]
+        )
         for key, value in values.items():
             setattr(self.row, key, value)
         self.row.engine_id = self.lock.state.engine_id
@@ -193,9 +209,15 @@ class ConvergenceResource:
         """
         enter = self._acquire if locking else self._respect
         leave = self._release if locking else self._respect
-        self._set(
-            enter, action, r.IN_PROGRESS, "state changed", **dict(begin or {})
-        )
+        local = self._start_local(action, begin) if locking else None
+        if local is None:
+            self._set(
+                enter,
+                action,
+                r.IN_PROGRESS,
+                "state changed",
+                **dict(begin or {}),
+            )
         try:
             if pre is not None:
                 pre()
@@ -208,34 +230,115 @@ class ConvergenceResource:
                 interval,
                 waiters=self.waiters,
                 watch=[cancel_key(self.row.stack_id)],
+                before_wait=(
+                    None
+                    if local is None
+                    else lambda: self._settle(local, action)
+                ),
             )
-        except (ActionTimeout, ActionCancelled) as exc:
+        except Exception as exc:
+            if local is not None:  # failures are recorded under the lock
+                self._settle(local, action)
+            self._fail(action, leave, exc)
+        then: Sequence[InRelease] = ()
+        if locking and self.handoff is not None:
+            self._note_physical_id()  # the reference the handoff sends
+            then = self.handoff(self, action)
+        if local is not None and not local.settled:
+            self._finish_local(local, action, done, then)
+            return
+        self._set(
+            leave, action, r.COMPLETE, "state changed", then=then, **done
+        )
+
+    def _fail(
+        self, action: str, leave: Callable[..., None], exc: Exception
+    ) -> NoReturn:
+        """Record how the action failed, and raise what the node expects."""
+        if isinstance(exc, (ActionTimeout, ActionCancelled)):
             reason = (
                 f"{action} aborted (Timed out)"
                 if isinstance(exc, ActionTimeout)
                 else str(exc)
             )
             self._set(leave, action, r.FAILED, reason)
-            raise
-        except Exception as exc:
-            if _is_update_replace(exc):
-                self._set(
-                    leave,
-                    action,
-                    r.COMPLETE,
-                    f"The Resource {self.name} requires replacement.",
-                )
-                raise
-            text = failure_text(exc, self.name)
-            self._set(leave, action, r.FAILED, text)
-            raise ResourceActionFailed(action, text) from exc
-        then: Sequence[InRelease] = ()
-        if locking and self.handoff is not None:
-            self._note_physical_id()  # the reference the handoff sends
-            then = self.handoff(self, action)
+            raise exc
+        if _is_update_replace(exc):
+            self._set(
+                leave,
+                action,
+                r.COMPLETE,
+                f"The Resource {self.name} requires replacement.",
+            )
+            raise exc
+        text = failure_text(exc, self.name)
+        self._set(leave, action, r.FAILED, text)
+        raise ResourceActionFailed(action, text) from exc
+
+    # -- local actions (keel_heat_core.worker.local) -------------------------
+
+    def _start_local(
+        self, action: str, begin: Mapping[str, Any] | None
+    ) -> local_mod.LocalAction | None:
+        """Run ``action`` before the lock, if its plugin allows."""
+        if not local_mod.is_local(self.plugin, action):
+            return None
+        started = self._event_if_new(action, r.IN_PROGRESS, "state changed")
+        inner = getattr(self.plugin, "store", None)
+        local = local_mod.LocalAction(None, begin or {}, started)
+        if inner is not None:
+            local.store = local_mod.LocalStore(
+                inner, lambda: self._settle(local, action)
+            )
+            self.plugin.store = local.store
+        self._show_plugin(action, r.IN_PROGRESS, "state changed")
+        return local
+
+    def _settle(self, local: local_mod.LocalAction, action: str) -> None:
+        """Take the lock after all: the action is not local."""
+        if local.settled:
+            return
+        local.settled = True
+        store = local.store
+        if store is not None:
+            self.plugin.store = store.inner
         self._set(
-            leave, action, r.COMPLETE, "state changed", then=then, **done
+            self._acquire,
+            action,
+            r.IN_PROGRESS,
+            "state changed",
+            **local.begin,
         )
+        if store is not None:
+            store.write_through()
+
+    def _finish_local(
+        self,
+        local: local_mod.LocalAction,
+        action: str,
+        done: Mapping[str, Any],
+        then: Sequence[InRelease],
+    ) -> None:
+        """One write: lock taken and given back, outcome, events, data."""
+        store = local.store
+        if store is not None:
+            self.plugin.store = store.inner
+            if store.resource_id is not None:
+                self.row.physical_id = store.resource_id[0]
+        self._note_physical_id()
+        reason = "state changed"
+        values = {
+            **local.begin,
+            **done,
+            "action": action,
+            "status": r.COMPLETE,
+            "status_reason": reason,
+            "physical_id": self.row.physical_id,
+        }
+        events = [local.started] if local.started is not None else []
+        events.append(self._event_record(action, r.COMPLETE, reason))
+        self.lock.finish(values, events, then, local.data())
+        self._apply(values)
 
     # -- operations ---------------------------------------------------------
 

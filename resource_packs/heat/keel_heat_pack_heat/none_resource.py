@@ -39,6 +39,9 @@ class NoneResource(api.Resource):
     ) -> bool:
         return False
 
+    def action_is_local(self, action: str) -> bool:
+        return True
+
     def handle_create(self) -> None:
         self.resource_id_set(str(uuid.uuid4()))
         # Marks a placeholder that replaced an original resource.

@@ -155,16 +155,29 @@ class TestResource(api.Resource):
     }
 
     def _wait_secs(self) -> float:
-        secs = None
-        per_action = self.properties[self.ACTION_WAIT_SECS]
-        if per_action:
-            secs = per_action.get(self.action.lower())
-        if secs is None:
-            secs = self.properties[self.WAIT_SECS]
+        secs = self._wait_secs_of(self.action)
         LOG.info(
             "%s wait_secs:%s, action:%s", self.name, secs, self.action.lower()
         )
+        return secs
+
+    def _wait_secs_of(self, action: str) -> float:
+        secs = None
+        per_action = self.properties[self.ACTION_WAIT_SECS]
+        if per_action:
+            secs = per_action.get(action.lower())
+        if secs is None:
+            secs = self.properties[self.WAIT_SECS]
         return float(secs)
+
+    def action_is_local(self, action: str) -> bool:
+        # Without a wait or a client to poll, every action only stores
+        # the value.
+        return (
+            action in (self.CREATE, self.UPDATE, self.DELETE)
+            and not self.properties[self.CLIENT_NAME]
+            and self._wait_secs_of(action) == 0
+        )
 
     def handle_create(self) -> tuple[datetime.datetime, float]:
         if not self.properties[self.FAIL]:

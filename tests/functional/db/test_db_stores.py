@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import uuid
 
@@ -15,6 +16,7 @@ from keel_heat_core.convergence.sync_point import (
     sync,
 )
 from keel_heat_core.db import resource, sync_point
+from keel_heat_core.db import resource_data as data_repo
 from keel_heat_core.db.database import Database
 from keel_heat_core.graph import Graph
 from keel_heat_core.model import rows
@@ -288,3 +290,51 @@ def test_a_release_reads_the_node_it_hands_over_in_its_transaction(
     assert ahead.found[1].current_deps == graph
     assert missed.found is None
     assert len(commits) == 1
+
+
+def test_a_local_outcome_is_one_commit_with_its_data(db: Database) -> None:
+    st = builders.new_stack(db)
+    row = builders.new_resource(db, st, name="r", action="INIT")
+    data_repo.set_value(db, row.id, "gone", "x")
+    data_repo.set_value(db, row.id, "kept", "old")
+    store = DbResourceStore(db)
+    state = store.read_lock(row.id)
+    assert state is not None
+    read = dataclasses.replace(state)
+    lock = ResourceLock(store, row.id, row.name, state)
+    event = rows.EventRecord(st.id, "r", "p-1", "T", "CREATE", "COMPLETE", "")
+    writes = [
+        rows.DataWrite("kept", "new"),
+        rows.DataWrite("secret", "s3", redact=True),
+        rows.DataWrite("gone", None),
+        rows.DataWrite("never", None),
+    ]
+    commits: list[object] = []
+
+    def committed(conn: object) -> None:
+        commits.append(conn)
+
+    sa.event.listen(db.engine, "commit", committed)
+    try:
+        lock.finish(
+            {"action": "CREATE", "status": "COMPLETE", "physical_id": "p-1"},
+            [event],
+            (),
+            writes,
+        )
+    finally:
+        sa.event.remove(db.engine, "commit", committed)
+    assert len(commits) == 1
+    assert data_repo.get_all(db, row.id) == {"kept": "new", "secret": "s3"}
+    stored = resource.get(db, row.id)
+    assert stored is not None and stored.nova_instance == "p-1"
+    assert (stored.engine_id, stored.status) == (None, "COMPLETE")
+    # a second outcome from the same (now stale) read misses: no data
+    stale = ResourceLock(store, row.id, row.name, read)
+    try:
+        stale.finish({"status": "FAILED"}, (), (), [rows.DataWrite("x", "1")])
+    except UpdateInProgress:
+        pass
+    else:
+        raise AssertionError("a stale finish must miss")
+    assert "x" not in data_repo.get_all(db, row.id)

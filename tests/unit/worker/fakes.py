@@ -30,6 +30,8 @@ class Stores:
         self.stacks: dict[str, r.StackRow] = {}
         self.resources: dict[int, r.ResourceRow] = {}
         self.events: list[r.EventRecord] = []
+        #: ``(resource id, DataWrite)`` written with a lock write
+        self.data_writes: list[tuple[int, r.DataWrite]] = []
         self.ids = itertools.count(1)
         self.lock = threading.RLock()
         #: where the sync point writes made with a lock write go
@@ -140,6 +142,7 @@ class Stores:
         values: Mapping[str, Any],
         events: Sequence[r.EventRecord] = (),
         then: Sequence[InRelease] = (),
+        data: Sequence[r.DataWrite] = (),
     ) -> bool:
         with self.lock:
             row = self.resources.get(resource_id)
@@ -154,6 +157,7 @@ class Stores:
                 setattr(row, key, copy.deepcopy(value))
             row.atomic_key = (row.atomic_key or 0) + 1
             self.events.extend(events)
+            self.data_writes.extend((resource_id, w) for w in data)
             for item in then:
                 if not isinstance(item, FirstWrite):  # a ReadAhead
                     if item.after.matched:  # (not a node's own read)

@@ -58,8 +58,11 @@ class Recorded:
         values: Any,
         events: Sequence[r.EventRecord] = (),
         then: Sequence[InRelease] = (),
+        data: Sequence[r.DataWrite] = (),
     ) -> bool:
-        ok = self._cas_update(resource_id, engine, key, values, events, then)
+        ok = self._cas_update(
+            resource_id, engine, key, values, events, then, data
+        )
         writes = [
             (w.entity_id, w.is_update, w.matched)
             for w in then
