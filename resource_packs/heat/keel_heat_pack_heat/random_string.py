@@ -209,6 +209,9 @@ class RandomString(api.Resource):
         ]
         return generate_password(length, pools)
 
+    def action_is_local(self, action: str) -> bool:
+        return True  # nothing outside the engine's database
+
     def handle_create(self) -> None:
         value = self._generate_random_string(
             self.properties[self.CHARACTER_SEQUENCES] or [],

@@ -72,6 +72,9 @@ class Value(api.Resource):
             self.context,
         )
 
+    def action_is_local(self, action: str) -> bool:
+        return True  # nothing outside the engine's database
+
     def handle_create(self) -> None:
         self.resource_id_set(self.physical_resource_name())
 

@@ -197,3 +197,39 @@ def test_value_requires_value(resource_driver):
     assert str(err.value) == (
         "Property error: resources.v.properties: Property value not assigned"
     )
+
+
+@pytest.mark.parametrize(
+    ("properties", "local"),
+    [
+        ({}, {"CREATE": True, "UPDATE": True, "DELETE": True}),
+        (
+            {"wait_secs": 1},
+            {"CREATE": False, "UPDATE": False, "DELETE": False},
+        ),
+        (
+            {"action_wait_secs": {"update": 2}},
+            {"CREATE": True, "UPDATE": False, "DELETE": True},
+        ),
+        (
+            {"client_name": "nova", "entity_name": "servers"},
+            {"CREATE": False, "UPDATE": False, "DELETE": False},
+        ),
+    ],
+)
+def test_test_resource_is_local_without_waits_or_a_client(
+    resource_driver, properties, local
+):
+    res = resource_driver.resource("t", TestResource, properties)
+    assert {a: res.action_is_local(a) for a in local} == local
+    assert not res.action_is_local("SUSPEND")
+
+
+def test_internal_types_are_local(resource_driver):
+    for cls, props in (
+        (NoneResource, {}),
+        (RandomString, {}),
+        (Value, {"value": "v"}),
+    ):
+        res = resource_driver.resource("r", cls, props)
+        assert res.action_is_local("CREATE"), cls
