@@ -104,8 +104,13 @@ def insert_in_connection(
             row.get("resource_status_reason") or ""
         )[:255]
         rows.append(row)
-    for row in rows:
-        conn.execute(_INSERT, row)
+    if len({frozenset(row) for row in rows}) == 1:
+        # one statement for all (the drivers send one multi-row INSERT;
+        # ids follow the order of the rows)
+        conn.execute(_INSERT, rows)
+    else:
+        for row in rows:
+            conn.execute(_INSERT, row)
     return [str(row["uuid"]) for row in rows]
 
 

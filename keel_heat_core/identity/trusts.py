@@ -18,6 +18,7 @@ from typing import Any
 from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import plugin as ks_plugin
 from keystoneauth1 import session as ks_session
+from keystoneauth1 import token_endpoint
 from keystoneauth1.identity import v3
 from oslo_log import log as logging
 
@@ -43,6 +44,20 @@ class Trust:
 
     id: str
     trustor_user_id: str
+    project_id: str
+    roles: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Trustor:
+    """Who a trust is from, as keystonemiddleware validated the caller.
+
+    :ivar user_id: the caller.
+    :ivar project_id: the project of the caller's token.
+    :ivar roles: the role names of the caller's token.
+    """
+
+    user_id: str
     project_id: str
     roles: tuple[str, ...]
 
@@ -85,6 +100,16 @@ def token_session(
     return ks_session.Session(auth=auth)
 
 
+def caller_session(token: str) -> ks_session.Session:
+    """Return a session that sends the caller's token as it is.
+
+    For a call on the caller's behalf whose identity the engine already
+    has (:class:`Trustor`): nothing is asked of Keystone before the call
+    itself, as Heat does with the token keystonemiddleware validated.
+    """
+    return ks_session.Session(auth=token_endpoint.Token(None, token))
+
+
 class TrustBroker:
     """Creates, uses and deletes trusts to the ``[trustee]`` user.
 
@@ -104,12 +129,19 @@ class TrustBroker:
         self._url = v3_url.rstrip("/")
         self._trustee_auth = trustee_auth
         self._session = session or ks_session.Session()
+        self._trustee_id: str | None = None
 
-    def trustee_user_id(self) -> str:
-        """Return the id of the ``[trustee]`` user (logs it in).
+    def trustee_user_id(self, fresh: bool = False) -> str:
+        """Return the id of the ``[trustee]`` user.
+
+        The user is logged in the first time (or with ``fresh``) and its
+        id remembered: a password login costs Keystone a hash, and every
+        stack create needs the id.
 
         :raises AuthorizationFailure: when Keystone refuses the login.
         """
+        if self._trustee_id is not None and not fresh:
+            return self._trustee_id
         auth = self._trustee_auth(None)
         try:
             user_id = auth.get_user_id(self._session)
@@ -118,13 +150,15 @@ class TrustBroker:
             raise errors.AuthorizationFailure() from None
         if not user_id:
             raise errors.AuthorizationFailure()
-        return str(user_id)
+        self._trustee_id = str(user_id)
+        return self._trustee_id
 
     def create_trust(
         self,
         user_session: ks_session.Session,
         delegated_roles: Sequence[str] = (),
         allow_redelegation: bool = False,
+        trustor: Trustor | None = None,
     ) -> Trust:
         """Create a trust from the user of ``user_session`` to the trustee.
 
@@ -134,21 +168,18 @@ class TrustBroker:
             (``trusts_delegated_roles``); all the roles of the trustor's
             token when empty.
         :param allow_redelegation: let the trustee delegate the trust on.
+        :param trustor: who the session's user is, when known; otherwise
+            the session logs in to find out.
         :raises MissingCredentialError: when a role cannot be delegated.
         :raises AuthorizationFailure: when a login is refused.
         """
-        try:
-            access = user_session.auth.get_access(  # type: ignore[union-attr]
-                user_session
-            )
-        except ks_exc.Unauthorized:
-            LOG.error("Trustor authentication failed")
-            raise errors.AuthorizationFailure() from None
-        trustor, project = access.user_id, access.project_id
-        role_names = list(delegated_roles) or list(access.role_names)
+        if trustor is None:
+            trustor = self._trustor_of(user_session)
+        project = trustor.project_id
+        role_names = list(delegated_roles) or list(trustor.roles)
         body = {
             "trust": {
-                "trustor_user_id": trustor,
+                "trustor_user_id": trustor.user_id,
                 "trustee_user_id": self.trustee_user_id(),
                 "project_id": project,
                 "impersonation": True,
@@ -156,13 +187,25 @@ class TrustBroker:
                 "roles": [{"name": name} for name in role_names],
             }
         }
+        url = f"{self._url}/OS-TRUST/trusts"
         try:
-            resp = user_session.post(f"{self._url}/OS-TRUST/trusts", json=body)
+            try:
+                resp = user_session.post(url, json=body)
+            except (ks_exc.NotFound, ks_exc.Forbidden):
+                # the trustee remembered may have been replaced since
+                remembered = body["trust"]["trustee_user_id"]
+                if self.trustee_user_id(fresh=True) == remembered:
+                    raise
+                body["trust"]["trustee_user_id"] = self._trustee_id
+                resp = user_session.post(url, json=body)
+        except ks_exc.Unauthorized:  # the caller's token went bad
+            LOG.error("Trustor authentication failed")
+            raise errors.AuthorizationFailure() from None
         except (ks_exc.NotFound, ks_exc.Forbidden) as exc:
             LOG.debug(
                 "Failed to delegate roles %s of user %s: %s",
                 role_names,
-                trustor,
+                trustor.user_id,
                 type(exc).__name__,
             )
             raise errors.MissingCredentialError(
@@ -171,9 +214,23 @@ class TrustBroker:
         trust = resp.json()["trust"]
         return Trust(
             id=trust["id"],
-            trustor_user_id=trustor,
+            trustor_user_id=trustor.user_id,
             project_id=project,
             roles=tuple(r["name"] for r in trust.get("roles", [])),
+        )
+
+    @staticmethod
+    def _trustor_of(user_session: ks_session.Session) -> Trustor:
+        """Log the session in to learn who it is."""
+        try:
+            access = user_session.auth.get_access(  # type: ignore[union-attr]
+                user_session
+            )
+        except ks_exc.Unauthorized:
+            LOG.error("Trustor authentication failed")
+            raise errors.AuthorizationFailure() from None
+        return Trustor(
+            access.user_id, access.project_id, tuple(access.role_names)
         )
 
     def trust_session(

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from oslo_config import cfg
+from oslo_log import log as logging
 
 from keel_heat_core.db.database import Database
 from keel_heat_core.service import db_stores
@@ -14,6 +16,8 @@ from keel_heat_core.service.snapshots import SnapshotFinisher
 from keel_heat_core.service.stack_creds import StackCredentials
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.deps import Caster, Liveness, WorkerDeps
+
+LOG = logging.getLogger(__name__)
 
 
 def _opt(conf: cfg.ConfigOpts, name: str, default: Any) -> Any:
@@ -25,14 +29,25 @@ def _opt(conf: cfg.ConfigOpts, name: str, default: Any) -> Any:
 
 
 class _TraversalEnd:
-    """Calls each end-of-traversal handler in turn."""
+    """Calls each end-of-traversal handler in turn; returns what they
+    leave for after the final state, in the same order."""
 
     def __init__(self, *handlers: Any) -> None:
         self.handlers = handlers
 
-    def __call__(self, *args: Any) -> None:
-        for handler in self.handlers:
-            handler(*args)
+    def __call__(self, *args: Any) -> Callable[[], None] | None:
+        left = [later for h in self.handlers if (later := h(*args))]
+        if not left:
+            return None
+
+        def run() -> None:
+            for later in left:
+                try:
+                    later()
+                except Exception:
+                    LOG.exception("After the end of a traversal")
+
+        return run
 
 
 class DatabaseBackend:

@@ -294,12 +294,24 @@ class StackCredentials:
             _opt(self.conf, None, "reauthentication_auth_method") == "trusts"
             and _opt(self.conf, None, "allow_trusts_redelegation")
         )
+        # who the caller is, as keystonemiddleware validated its token:
+        # the trust is made with that token, without another login
+        user_id = getattr(ctxt, "user_id", None)
+        roles = tuple(getattr(ctxt, "roles", None) or ())
+        trustor = (
+            trusts.Trustor(user_id, project_id, roles)
+            if user_id and roles
+            else None
+        )
         trust = self.broker().create_trust(
-            trusts.token_session(self._v3_url(), token, project_id),
+            trusts.caller_session(token)
+            if trustor is not None
+            else trusts.token_session(self._v3_url(), token, project_id),
             delegated_roles=list(
                 _opt(self.conf, None, "trusts_delegated_roles") or []
             ),
             allow_redelegation=redelegate,
+            trustor=trustor,
         )
         try:
             rec = creds_repo.create(
@@ -447,8 +459,13 @@ class StackCredentials:
 
     def delete(self, creds_id: int | None) -> None:
         """Delete stored credentials and their trust (errors ignored)."""
+        self.forget(creds_id)()
+
+    def forget(self, creds_id: int | None) -> Callable[[], None]:
+        """Delete stored credentials (errors ignored); returns the
+        deletion of their trust in Keystone, for the caller to run."""
         if creds_id is None:
-            return
+            return _nothing
         with self._lock:
             self._sessions.pop(creds_id, None)
         try:
@@ -456,32 +473,48 @@ class StackCredentials:
         except Exception:  # the key changed: the trust cannot be read
             LOG.warning("The stored credentials %s are unreadable", creds_id)
             rec = None
-        if rec is not None and rec.trust_id:
-            self._delete_trust(rec.trust_id, rec.trustor_user_id)
         try:
             creds_repo.delete(self.db, creds_id)
         except Exception:
             LOG.debug("Stored credentials %s already deleted", creds_id)
+        if rec is None or not rec.trust_id:
+            return _nothing
+        trust_id, trustor = rec.trust_id, rec.trustor_user_id
+        return lambda: self._delete_trust(trust_id, trustor)
 
     def on_traversal_end(
         self, ctxt: Any, stack: r.StackRow, status: str, reason: str
-    ) -> None:
-        """A root stack deleted: its trust, ``user_creds`` and stack-domain
-        project go."""
+    ) -> Callable[[], None] | None:
+        """A root stack deleted: its ``user_creds`` go now; its trust and
+        stack-domain project, which live in Keystone, once the stack shows
+        DELETE_COMPLETE (returned; as in Heat, whose convergence engine
+        deletes them after writing that state)."""
         if not (
             stack.action == r.DELETE
             and status == r.COMPLETE
             and stack.owner_id is None
         ):
-            return
+            return None
         rec = stack_repo.get(self.db, stack.id)
         project_id = rec.stack_user_project_id if rec else None
         domain = self.stack_domain() if project_id else None
-        if domain is not None and project_id:
-            try:
-                domain.delete_project(project_id)
-            except Exception:  # the stack is deleted all the same
-                LOG.warning("Stack domain project %s not deleted", project_id)
+        trust: Callable[[], None] = _nothing
         if stack.user_creds_id is not None:
             stack_repo.update(self.db, stack.id, {"user_creds_id": None})
-            self.delete(stack.user_creds_id)
+            trust = self.forget(stack.user_creds_id)
+
+        def in_keystone() -> None:
+            if domain is not None and project_id:
+                try:
+                    domain.delete_project(project_id)
+                except Exception:  # the stack is deleted all the same
+                    LOG.warning(
+                        "Stack domain project %s not deleted", project_id
+                    )
+            trust()
+
+        return in_keystone
+
+
+def _nothing() -> None:
+    return None

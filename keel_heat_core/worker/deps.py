@@ -145,5 +145,9 @@ class WorkerDeps:
     sleep: Callable[[float], None] = time.sleep
     #: called when a traversal ends, before ``<A>_COMPLETE`` is written
     #: and after ``<A>_FAILED`` is: ``(ctxt, stack, status, reason)``
-    #: (snapshots, ``service/snapshots.py``)
-    on_traversal_end: Callable[[Any, r.StackRow, str, str], None] | None = None
+    #: (snapshots, ``service/snapshots.py``); what it returns, if not
+    #: None, is called once the final state is written (work the user
+    #: need not wait for: a deleted stack's trust)
+    on_traversal_end: (
+        Callable[[Any, r.StackRow, str, str], Callable[[], Any] | None] | None
+    ) = None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from keel_heat_core.model import rows as r
@@ -85,13 +86,30 @@ def _traversal_end(
     traversal: str,
     status: str,
     reason: str,
-) -> None:
+) -> Callable[[], None]:
+    """Run the end-of-traversal hook; returns what is left of it for
+    after the final state is written."""
     if deps.on_traversal_end is None or stack.current_traversal != traversal:
-        return
+        return _nothing
     try:
-        deps.on_traversal_end(ctxt, stack, status, reason)
+        later = deps.on_traversal_end(ctxt, stack, status, reason)
     except Exception:
         LOG.exception("End of traversal %s of %s", traversal, stack.id)
+        return _nothing
+    if later is None:
+        return _nothing
+
+    def run_later() -> None:
+        try:
+            later()
+        except Exception:
+            LOG.exception("After traversal %s of %s", traversal, stack.id)
+
+    return run_later
+
+
+def _nothing() -> None:
+    return None
 
 
 def wake_parent(deps: WorkerDeps, ctxt: Any, stack: r.StackRow) -> None:
@@ -118,7 +136,7 @@ def mark_complete(
     # Purge first, so that nobody sees the stack COMPLETE with rows the
     # traversal deleted still in place (Heat purges just after).
     purge_deleted_rows(deps, stack.id)
-    _traversal_end(deps, ctxt, stack, traversal, r.COMPLETE, reason)
+    later = _traversal_end(deps, ctxt, stack, traversal, r.COMPLETE, reason)
     # one write: nobody reads DELETE_COMPLETE on a row not yet deleted
     values: dict[str, Any] = {"prev_raw_template_id": None}
     if stack.action == r.DELETE:
@@ -126,10 +144,12 @@ def mark_complete(
     if not set_state(
         deps, ctxt, stack, traversal, r.COMPLETE, reason, **values
     ):
+        later()
         return False
     deps.sync_points.delete_sync_points(stack.id, traversal)
     LOG.info("Stack %s %s complete", stack.id, stack.action)
     wake_parent(deps, ctxt, stack)
+    later()
     return True
 
 
@@ -143,7 +163,7 @@ def mark_failed(
     if not set_state(deps, ctxt, stack, traversal, r.FAILED, reason):
         return False
     wake_parent(deps, ctxt, stack)
-    _traversal_end(deps, ctxt, stack, traversal, r.FAILED, reason)
+    _traversal_end(deps, ctxt, stack, traversal, r.FAILED, reason)()
     if stack.action in ROLLBACK_ACTIONS and not stack.disable_rollback:
         from keel_heat_core.worker.converge import rollback
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 import uuid
+from collections.abc import Iterator
 
 import sqlalchemy as sa
 
@@ -31,6 +33,21 @@ from tests.functional.db import builders
 
 def _no_sleep(_: float) -> None:
     return None
+
+
+@contextlib.contextmanager
+def commits_of(db: Database) -> Iterator[list[object]]:
+    """The connections of every commit made inside the block."""
+    commits: list[object] = []
+
+    def committed(conn: object) -> None:
+        commits.append(conn)
+
+    sa.event.listen(db.engine, "commit", committed)
+    try:
+        yield commits
+    finally:
+        sa.event.remove(db.engine, "commit", committed)
 
 
 def test_propagation_over_the_database(db: Database) -> None:
@@ -272,18 +289,10 @@ def test_a_release_reads_the_node_it_hands_over_in_its_transaction(
     # a read ahead of a write that will miss finds nothing
     stale = FirstWrite(str(nxt.id), "gone", True, {"k": 1})
     missed = ReadAhead(nxt.id, stale)
-    commits: list[object] = []
-
-    def committed(conn: object) -> None:
-        commits.append(conn)
-
-    sa.event.listen(db.engine, "commit", committed)
-    try:
+    with commits_of(db) as commits:
         lock.release(
             "eng-1", {"status": "COMPLETE"}, (), [write, stale, ahead, missed]
         )
-    finally:
-        sa.event.remove(db.engine, "commit", committed)
     assert write.matched and not stale.matched
     assert ahead.found == stacks.get_resource_and_stack(nxt.id)
     assert ahead.found is not None and ahead.found[1] is not None
@@ -309,21 +318,13 @@ def test_a_local_outcome_is_one_commit_with_its_data(db: Database) -> None:
         rows.DataWrite("gone", None),
         rows.DataWrite("never", None),
     ]
-    commits: list[object] = []
-
-    def committed(conn: object) -> None:
-        commits.append(conn)
-
-    sa.event.listen(db.engine, "commit", committed)
-    try:
+    with commits_of(db) as commits:
         lock.finish(
             {"action": "CREATE", "status": "COMPLETE", "physical_id": "p-1"},
             [event],
             (),
             writes,
         )
-    finally:
-        sa.event.remove(db.engine, "commit", committed)
     assert len(commits) == 1
     assert data_repo.get_all(db, row.id) == {"kept": "new", "secret": "s3"}
     stored = resource.get(db, row.id)

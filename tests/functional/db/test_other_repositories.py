@@ -7,6 +7,7 @@ import datetime
 import uuid
 
 import pytest
+import sqlalchemy as sa
 
 from keel_heat_core import crypt
 from keel_heat_core.db import (
@@ -67,6 +68,31 @@ def test_events_batch_paging_and_truncation(db: Database) -> None:
         db, Scope("proj"), filters={"stack_id": st.id}
     )
     assert len(mine) == 7
+
+
+def test_events_of_one_write_are_one_statement_in_order(db: Database) -> None:
+    st = builders.new_stack(db)
+    statements: list[str] = []
+
+    def seen(_conn: object, _cur: object, statement: str, *_: object) -> None:
+        statements.append(statement)
+
+    sa.event.listen(db.engine, "before_cursor_execute", seen)
+    try:
+        with db.connection() as conn:
+            uuids = event.insert_in_connection(
+                conn, [_event(st.id, n) for n in range(3)]
+            )
+    finally:
+        sa.event.remove(db.engine, "before_cursor_execute", seen)
+    inserts = [
+        s for s in statements if s.lstrip().upper().startswith("INSERT")
+    ]
+    if db.dialect != "sqlite":  # (sqlite3 loops in C, no round trips)
+        assert len(inserts) == 1, statements
+    stored = event.list_by_stack(db, st.id, sort_dir="asc")
+    assert [e.uuid for e in stored] == uuids
+    assert [e.resource_name for e in stored] == ["r0", "r1", "r2"]
 
 
 def test_event_purge(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:

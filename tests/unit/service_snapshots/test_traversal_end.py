@@ -137,3 +137,23 @@ def test_adopt_reaches_every_node_of_a_chain():
         "b": "phys-b",
     }
     assert sorted(harness.cloud.calls) == [("adopt", "a"), ("adopt", "b")]
+
+
+def test_what_the_hook_leaves_runs_once_the_final_state_is_written():
+    harness = fakes.Harness()
+    seen: list[str] = []
+
+    def record(ctxt: Any, stack: r.StackRow, status: str, reason: str):
+        def later() -> None:
+            seen.append(harness.state(stack.id))
+            raise RuntimeError("Keystone is away")  # logged, nothing more
+
+        return later
+
+    for worker in harness.workers:
+        worker.deps.on_traversal_end = record
+    stack_id = harness.new_stack(CHAIN)
+    harness.run()
+    harness.delete(stack_id)
+    harness.run()
+    assert seen == ["CREATE_COMPLETE", "DELETE_COMPLETE"]

@@ -23,6 +23,19 @@ from keel_heat_core.worker.lock import LockState
 NOW = datetime.datetime(2026, 11, 29, 12, 0, 0)
 
 
+@dataclasses.dataclass
+class LockWrite:
+    """One lock write tried on :class:`Stores` (``cas_update``)."""
+
+    resource_id: int
+    name: str | None
+    expected_engine_id: str | None
+    values: dict[str, Any]
+    then: list[InRelease]
+    data: list[r.DataWrite]
+    matched: bool
+
+
 class Stores:
     """Stack rows, resource rows and events, with the database's CAS."""
 
@@ -32,6 +45,8 @@ class Stores:
         self.events: list[r.EventRecord] = []
         #: ``(resource id, DataWrite)`` written with a lock write
         self.data_writes: list[tuple[int, r.DataWrite]] = []
+        #: every lock write tried, in order
+        self.lock_writes: list[LockWrite] = []
         self.ids = itertools.count(1)
         self.lock = threading.RLock()
         #: where the sync point writes made with a lock write go
@@ -146,12 +161,22 @@ class Stores:
     ) -> bool:
         with self.lock:
             row = self.resources.get(resource_id)
-            if row is None:
-                return False
-            if (row.engine_id, row.atomic_key) != (
+            matched = row is not None and (row.engine_id, row.atomic_key) == (
                 expected_engine_id,
                 expected_atomic_key,
-            ):
+            )
+            self.lock_writes.append(
+                LockWrite(
+                    resource_id,
+                    row.name if row is not None else None,
+                    expected_engine_id,
+                    dict(values),
+                    list(then),
+                    list(data),
+                    matched,
+                )
+            )
+            if row is None or not matched:
                 return False
             for key, value in values.items():
                 setattr(row, key, copy.deepcopy(value))

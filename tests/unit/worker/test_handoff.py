@@ -2,14 +2,12 @@
 resource, where it is their only predecessor (``docs/design/resume.md``,
 "Handing over with the release")."""
 
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 from keel_heat_core.convergence.store import (
     FirstWrite,
-    InRelease,
     ReadAhead,
 )
 from keel_heat_core.model import rows as r
@@ -31,60 +29,53 @@ JOIN = {
 class Recorded:
     """What the releases of a run carried, and what nodes read.
 
-    :ivar releases: ``(row id, status written, [(entity, is_update,
-        matched)])`` of every lock write that carried sync point writes.
-    :ivar ahead: the reads releases made for the node run next.
     :ivar own: the rows nodes read for themselves.
     """
 
     def __init__(self, h: Harness) -> None:
-        self.releases: list[tuple[int, str, list[Any]]] = []
-        self.ahead: list[ReadAhead] = []
         self.own: list[int] = []
+        self._stores = h.stores
         self._read = h.stores.get_resource_and_stack
-        self._cas_update = h.stores.cas_update
         h.stores.get_resource_and_stack = self.read  # type: ignore[method-assign]
-        h.stores.cas_update = self.cas_update  # type: ignore[method-assign]
 
     def read(self, resource_id: int) -> Any:
         self.own.append(resource_id)
         return self._read(resource_id)
 
-    def cas_update(
-        self,
-        resource_id: int,
-        engine: str | None,
-        key: int | None,
-        values: Any,
-        events: Sequence[r.EventRecord] = (),
-        then: Sequence[InRelease] = (),
-        data: Sequence[r.DataWrite] = (),
-    ) -> bool:
-        ok = self._cas_update(
-            resource_id, engine, key, values, events, then, data
-        )
-        writes = [
-            (w.entity_id, w.is_update, w.matched)
-            for w in then
-            if isinstance(w, FirstWrite)
+    @property
+    def releases(self) -> list[tuple[int, str, list[Any]]]:
+        """``(row id, status written, [(entity, is_update, matched)])``
+        of every lock write that carried sync point writes."""
+        out = []
+        for write in self._stores.lock_writes:
+            firsts = [
+                (w.entity_id, w.is_update, w.matched)
+                for w in write.then
+                if isinstance(w, FirstWrite)
+            ]
+            if firsts:
+                out.append(
+                    (write.resource_id, write.values.get("status"), firsts)
+                )
+        return out
+
+    @property
+    def ahead(self) -> list[ReadAhead]:
+        """The reads releases made for the node run next."""
+        return [
+            w
+            for write in self._stores.lock_writes
+            for w in write.then
+            if isinstance(w, ReadAhead)
         ]
-        if writes:
-            self.releases.append((resource_id, values.get("status"), writes))
-        self.ahead.extend(w for w in then if isinstance(w, ReadAhead))
-        return ok
-
-
-def record_releases(h: Harness) -> list[tuple[int, str, list[Any]]]:
-    """The releases of :class:`Recorded`."""
-    return Recorded(h).releases
 
 
 def created(
     h: Harness, resources: dict[str, Any]
-) -> tuple[str, dict[str, int], list[tuple[int, str, list[Any]]]]:
+) -> tuple[str, dict[str, int], Recorded]:
     """Create a stack, recording the releases that hand nodes over:
-    ``(stack id, row ids by name, releases)``."""
-    seen = record_releases(h)
+    ``(stack id, row ids by name, record)``."""
+    seen = Recorded(h)
     sid = h.new_stack(resources)
     h.run()
     assert h.state(sid) == "CREATE_COMPLETE"
@@ -98,7 +89,7 @@ def test_each_release_of_a_line_hands_the_next_node_over(
     h = Harness(successor_here=successor_here)
     sid, ids, seen = created(h, LINE)
     a, b, c = ids["a"], ids["b"], ids["c"]
-    assert seen == [
+    assert seen.releases == [
         (a, r.COMPLETE, [(str(b), True, True)]),
         (b, r.COMPLETE, [(str(c), True, True)]),
         (c, r.COMPLETE, [(sid, True, True)]),  # the stack's, from its root
@@ -108,12 +99,12 @@ def test_each_release_of_a_line_hands_the_next_node_over(
     assert rows["b"].properties == {"value": "2", "ref": rows["a"].physical_id}
     assert h.resource_events("b") == ["CREATE_IN_PROGRESS", "CREATE_COMPLETE"]
 
-    seen.clear()
+    h.stores.lock_writes.clear()
     h.delete(sid)
     h.run()
     assert h.state(sid) == "DELETE_COMPLETE"
     # cleanup nodes run the other way: c, then b, then a (the root)
-    assert seen == [
+    assert seen.releases == [
         (c, r.COMPLETE, [(str(b), False, True)]),
         (b, r.COMPLETE, [(str(a), False, True)]),
         (a, r.COMPLETE, [(sid, True, True)]),
@@ -125,7 +116,7 @@ def test_a_join_is_written_by_its_last_predecessor_as_before() -> None:
     sid, ids, seen = created(h, JOIN)
     # a hands b over but not c, which waits for b too; b is not c's only
     # predecessor either, so it hands nothing over; c is the root
-    assert seen == [
+    assert seen.releases == [
         (ids["a"], r.COMPLETE, [(str(ids["b"]), True, True)]),
         (ids["c"], r.COMPLETE, [(sid, True, True)]),
     ]
@@ -143,7 +134,7 @@ def test_a_node_with_a_post_hook_hands_nothing_over(
 
     monkeypatch.setattr(hooks, "hook_set", hook_set)
     sid, ids, seen = created(Harness(), LINE)
-    assert [(rid, writes) for rid, _, writes in seen] == [
+    assert [(rid, writes) for rid, _, writes in seen.releases] == [
         (ids["a"], [(str(ids["b"]), True, True)]),
         (ids["c"], [(sid, True, True)]),
     ]
@@ -159,7 +150,7 @@ def test_a_node_whose_attributes_are_read_reports_after_its_release() -> None:
         },
     )
     # a's attribute is read once a is released, so a hands nothing over
-    assert [(rid, writes) for rid, _, writes in seen] == [
+    assert [(rid, writes) for rid, _, writes in seen.releases] == [
         (ids["b"], [(str(ids["c"]), True, True)]),
         (ids["c"], [(sid, True, True)]),
     ]

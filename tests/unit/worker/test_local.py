@@ -8,7 +8,6 @@ node takes the lock first and goes on as any other.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -64,36 +63,19 @@ class Local(api.Resource):
         self.data_delete("value")
 
 
-class Writes:
-    """Every lock write: ``(name, expected holder, status, data keys)``."""
-
-    def __init__(self, h: Harness) -> None:
-        self.seen: list[tuple[str, str | None, str, list[str]]] = []
-        self._cas = h.stores.cas_update
-        self._stores = h.stores
-        h.stores.cas_update = self.cas_update  # type: ignore[method-assign]
-
-    def cas_update(
-        self,
-        resource_id: int,
-        engine: str | None,
-        key: int | None,
-        values: Any,
-        events: Sequence[r.EventRecord] = (),
-        then: Sequence[Any] = (),
-        data: Sequence[r.DataWrite] = (),
-    ) -> bool:
-        row = self._stores.resources[resource_id]
-        self.seen.append(
-            (row.name, engine, values.get("status"), [w.key for w in data])
-        )
-        return self._cas(resource_id, engine, key, values, events, then, data)
-
-    def of(self, name: str) -> list[tuple[str | None, str, list[str]]]:
-        return [entry[1:] for entry in self.seen if entry[0] == name]
+def writes_of(
+    h: Harness, name: str
+) -> list[tuple[str | None, str, list[str]]]:
+    """``(expected holder, status, data keys)`` of every lock write of
+    the resource ``name``."""
+    return [
+        (w.expected_engine_id, w.values["status"], [d.key for d in w.data])
+        for w in h.stores.lock_writes
+        if w.name == name
+    ]
 
 
-def harness() -> tuple[Harness, dict[int, MemoryResourceStore], Writes]:
+def harness() -> tuple[Harness, dict[int, MemoryResourceStore]]:
     h = Harness(engines=1)
     stores: dict[int, MemoryResourceStore] = {}
     Local.checked = []
@@ -111,11 +93,11 @@ def harness() -> tuple[Harness, dict[int, MemoryResourceStore], Writes]:
 
     for worker in h.workers:
         worker.deps.plugins = build
-    return h, stores, Writes(h)
+    return h, stores
 
 
 def test_local_create_update_delete_are_one_write_each() -> None:
-    h, stores, writes = harness()
+    h, stores = harness()
     sid = h.new_stack({"a": {"properties": {"value": "one"}}})
     h.run()
     assert h.state(sid) == "CREATE_COMPLETE", h.stack(sid).status_reason
@@ -130,7 +112,7 @@ def test_local_create_update_delete_are_one_write_each() -> None:
     h.delete(sid)
     h.run()
     assert h.state(sid) == "DELETE_COMPLETE"
-    assert writes.of("a") == [
+    assert writes_of(h, "a") == [
         (None, "COMPLETE", ["value"]),
         (None, "COMPLETE", ["value"]),
         (None, "COMPLETE", ["value"]),
@@ -150,11 +132,11 @@ def test_local_create_update_delete_are_one_write_each() -> None:
 
 
 def test_an_action_not_local_takes_the_lock_first() -> None:
-    h, stores, writes = harness()
+    h, stores = harness()
     sid = h.new_stack({"a": {"properties": {"value": "v", "local": False}}})
     h.run()
     assert h.state(sid) == "CREATE_COMPLETE"
-    assert writes.of("a") == [
+    assert writes_of(h, "a") == [
         (None, "IN_PROGRESS", []),
         ("engine-0", "COMPLETE", []),
     ]
@@ -163,7 +145,7 @@ def test_an_action_not_local_takes_the_lock_first() -> None:
 
 
 def test_a_check_that_says_not_yet_takes_the_lock_before_it_waits() -> None:
-    h, stores, writes = harness()
+    h, stores = harness()
     sid = h.new_stack({"a": {"properties": {"value": "v", "polls": 2}}})
     h.run()
     assert h.state(sid) == "CREATE_COMPLETE", h.stack(sid).status_reason
@@ -173,7 +155,7 @@ def test_a_check_that_says_not_yet_takes_the_lock_before_it_waits() -> None:
         ("a", "engine-0"),
         ("a", "engine-0"),
     ]
-    assert writes.of("a") == [
+    assert writes_of(h, "a") == [
         (None, "IN_PROGRESS", []),
         ("engine-0", "COMPLETE", []),
     ]
@@ -184,11 +166,11 @@ def test_a_check_that_says_not_yet_takes_the_lock_before_it_waits() -> None:
 
 
 def test_a_failed_local_action_is_recorded_under_the_lock() -> None:
-    h, stores, writes = harness()
+    h, stores = harness()
     sid = h.new_stack({"a": {"properties": {"value": "v", "fail": True}}})
     h.run()
     assert h.state(sid) == "CREATE_FAILED"
-    assert writes.of("a") == [
+    assert writes_of(h, "a") == [
         (None, "IN_PROGRESS", []),
         ("engine-0", "FAILED", []),
     ]
@@ -199,7 +181,7 @@ def test_a_failed_local_action_is_recorded_under_the_lock() -> None:
 
 
 def test_a_write_that_misses_re_runs_the_node() -> None:
-    h, _stores, writes = harness()
+    h, _stores = harness()
     original = Local.handle_create
     bumped: list[int] = []
 
@@ -217,7 +199,7 @@ def test_a_write_that_misses_re_runs_the_node() -> None:
     finally:
         Local.handle_create = original  # type: ignore[method-assign]
     assert h.state(sid) == "CREATE_COMPLETE", h.stack(sid).status_reason
-    assert [w[1] for w in writes.of("a")] == ["COMPLETE", "COMPLETE"]
+    assert [w[1] for w in writes_of(h, "a")] == ["COMPLETE", "COMPLETE"]
     # the missed write left nothing behind
     assert [w for _, w in h.stores.data_writes] == [r.DataWrite("value", "v")]
     assert h.resource_events("a") == ["CREATE_IN_PROGRESS", "CREATE_COMPLETE"]
