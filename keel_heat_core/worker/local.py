@@ -124,6 +124,8 @@ class LocalAction:
         self.started = started
         #: the node took the lock after all
         self.settled = False
+        #: ... or found it held by another (the node yields)
+        self.contended = False
 
     def data(self) -> list[r.DataWrite]:
         """The data changes to write with the outcome."""

@@ -23,7 +23,11 @@ from keel_heat_core.worker.action import (
     ActionTimeout,
     run_action,
 )
-from keel_heat_core.worker.lock import LockState, ResourceLock
+from keel_heat_core.worker.lock import (
+    LockState,
+    ResourceLock,
+    UpdateInProgress,
+)
 from keel_heat_core.worker.wake import StackWaiters, cancel_key
 
 #: ``(definition, row, resolved properties) -> plugin object``
@@ -237,8 +241,10 @@ class ConvergenceResource:
                 ),
             )
         except Exception as exc:
-            if local is not None:  # failures are recorded under the lock
-                self._settle(local, action)
+            if local is not None:
+                if local.contended:  # the lock was taken before ours
+                    raise
+                self._settle(local, action)  # failures go under the lock
             self._fail(action, leave, exc)
         then: Sequence[InRelease] = ()
         if locking and self.handoff is not None:
@@ -302,13 +308,17 @@ class ConvergenceResource:
         store = local.store
         if store is not None:
             self.plugin.store = store.inner
-        self._set(
-            self._acquire,
-            action,
-            r.IN_PROGRESS,
-            "state changed",
-            **local.begin,
-        )
+        try:
+            self._set(
+                self._acquire,
+                action,
+                r.IN_PROGRESS,
+                "state changed",
+                **local.begin,
+            )
+        except UpdateInProgress:
+            local.contended = True
+            raise
         if store is not None:
             store.write_through()
 

@@ -254,3 +254,24 @@ def test_local_store_keeps_writes_and_settles_for_metadata() -> None:
 )
 def test_is_local(plugin: Any, expected: bool) -> None:
     assert local.is_local(plugin, "CREATE") is expected
+
+
+def test_a_lock_taken_meanwhile_makes_the_node_yield_not_fail() -> None:
+    h, _stores = harness()
+    original = Local.check_create_complete
+
+    def check(self: Local, cookie: Any) -> bool:
+        # another traversal's node took the row while this one computed
+        h.stores.resources[self.id].engine_id = "engine-other"
+        return original(self, cookie)
+
+    Local.check_create_complete = check  # type: ignore[method-assign]
+    try:
+        sid = h.new_stack({"a": {"properties": {"value": "v", "polls": 1}}})
+        h.run()
+    finally:
+        Local.check_create_complete = original  # type: ignore[method-assign]
+    # the node left the row to its holder (alive): nothing failed
+    assert h.state(sid) == "CREATE_IN_PROGRESS"
+    assert h.resource_events("a") == []
+    assert writes_of(h, "a") == [(None, "IN_PROGRESS", [])]
