@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from keel_heat_core.convergence.store import SwapPlan, SyncPointRow
+from keel_heat_core.convergence.store import (
+    ReadAhead,
+    SwapPlan,
+    SyncPointRow,
+)
 
 _Key = tuple[str, str, bool]
 
@@ -24,6 +28,9 @@ class MemorySyncPointStore:
         self._lock = threading.Lock()
         #: number of compare-and-swap attempts that missed (for tests)
         self.cas_misses = 0
+        #: ``resource id -> (row, stack)``: how a matched read and swap
+        #: reads a node ahead (None: it does not)
+        self.read_ahead: Callable[[int], Any] | None = None
 
     def create_sync_points(
         self,
@@ -74,13 +81,18 @@ class MemorySyncPointStore:
         traversal_id: str,
         is_update: bool,
         plan: SwapPlan,
+        ahead: ReadAhead | None = None,
     ) -> tuple[SyncPointRow, bool] | None:
-        """A read, then a compare-and-swap of ``plan(row)``."""
+        """A read, then a compare-and-swap of ``plan(row)``; ``ahead`` is
+        read with :attr:`read_ahead` when the swap matched."""
         row = self.get_sync_point(entity_id, traversal_id, is_update)
         if row is None:
             return None
         input_data, extra_data = plan(row)
-        return row, self.update_sync_point(row, input_data, extra_data)
+        matched = self.update_sync_point(row, input_data, extra_data)
+        if matched and ahead is not None and self.read_ahead is not None:
+            ahead.found = self.read_ahead(ahead.resource_id)
+        return row, matched
 
     def first_write(
         self,

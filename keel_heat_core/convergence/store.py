@@ -49,16 +49,18 @@ class FirstWrite:
 @dataclasses.dataclass
 class ReadAhead:
     """The first read of a node (its row and live stack, as
-    ``StackStore.get_resource_and_stack``), made in the transaction of the
-    lock release of the predecessor that will run it next, once ``after``
-    (that predecessor's first write to the node's sync point) matched.
+    ``StackStore.get_resource_and_stack``), made in the transaction of a
+    write of the predecessor that will run it next: its lock release,
+    once ``after`` (its first write to the node's sync point) matched,
+    or, with ``after`` None, its read and swap of that sync point, once
+    the swap matched.
 
     The store sets ``found``; a store that cannot read there leaves it
     None, and the node reads for itself.
     """
 
     resource_id: int
-    after: FirstWrite
+    after: FirstWrite | None = None
     found: tuple[Any, Any] | None = None
 
 
@@ -105,12 +107,14 @@ class SyncPointStore(Protocol):
         traversal_id: str,
         is_update: bool,
         plan: SwapPlan,
+        ahead: ReadAhead | None = None,
     ) -> tuple[SyncPointRow, bool] | None:
         """Read a row and compare-and-swap ``plan(row)`` into it.
 
         What :meth:`get_sync_point` and :meth:`update_sync_point` do, in
         one transaction where the store has transactions (one commit
-        instead of two).
+        instead of two). ``ahead``: read in that transaction too, when the
+        swap matched (a store that cannot leaves it unread).
 
         :returns: None when the row does not exist, else the row read and
             whether the swap matched.

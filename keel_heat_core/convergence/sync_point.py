@@ -25,6 +25,7 @@ from typing import Any
 from keel_heat_core.convergence.node import Node, node_from_key, node_key
 from keel_heat_core.convergence.store import (
     FirstWrite,
+    ReadAhead,
     SyncPointRow,
     SyncPointStore,
 )
@@ -93,6 +94,9 @@ class Delivery:
     skip_propagate: bool = False
     #: a first write of it missed already: read the row
     read: bool = False
+    #: the node's first read, to make in the transaction of a read and
+    #: swap that writes this delivery alone (not a batch of several)
+    ahead: ReadAhead | None = dataclasses.field(default=None, compare=False)
 
 
 def sync(
@@ -204,9 +208,12 @@ def sync_many(
         planned.append(plan_batch(row, deliveries))
         return planned[-1].input_data, planned[-1].extra_data
 
+    ahead = deliveries[0].ahead if len(deliveries) == 1 else None
     attempt = 0
     while True:
-        found = store.read_and_swap(entity_id, traversal_id, is_update, plan)
+        found = store.read_and_swap(
+            entity_id, traversal_id, is_update, plan, ahead
+        )
         if found is None:
             raise SyncPointNotFound(entity_id, traversal_id)
         # the plan of the row last read (a retried transaction plans again)
@@ -386,6 +393,7 @@ def propagate(
     sleep: Callable[[float], None] = time.sleep,
     deliver: Deliver | None = None,
     delivered: Sequence[FirstWrite] = (),
+    ahead: ReadAhead | None = None,
 ) -> tuple[list[Ready], Ready | None]:
     """Report ``node`` finished to its successors and, for a root, the stack.
 
@@ -395,6 +403,8 @@ def propagate(
         :class:`~keel_heat_core.convergence.combiner.SyncCombiner`).
     :param delivered: the :func:`handoff_writes` the node made already;
         the rows of those that matched are not written again.
+    :param ahead: the first read of the successor of that resource, made
+        with the delivery to it if that is a read and swap of its own.
     :returns: ``(nodes to trigger, stack completion or None)``.
     :raises SyncPointNotFound: the traversal was superseded.
     """
@@ -411,6 +421,13 @@ def propagate(
         else:
             if write is not None:  # tried in the release, and missed
                 delivery = dataclasses.replace(delivery, read=True)
+            if (
+                ahead is not None
+                and succ is not None
+                and succ.node_type == "resource"
+                and entity_id == str(ahead.resource_id)
+            ):
+                delivery = dataclasses.replace(delivery, ahead=ahead)
             ready = send(
                 store, entity_id, traversal_id, is_update, delivery, sleep
             )

@@ -36,6 +36,7 @@ from typing import Any
 from oslo_db import exception as db_exc
 from sqlalchemy import bindparam, delete, select
 from sqlalchemy import update as sa_update
+from sqlalchemy.engine import Connection
 
 from keel_heat_core.db import models, records, tuple_keys
 from keel_heat_core.db.database import Database, retry_on_db_error
@@ -288,12 +289,15 @@ def read_and_swap_stored(
     traversal_id: str,
     is_update: bool,
     plan: Plan,
+    then: Callable[[Connection], Any] | None = None,
 ) -> tuple[records.SyncPointRecord, bool] | None:
     """:func:`get_stored`, then :func:`update_stored_input_data` of what
     ``plan`` makes of the row, in one transaction.
 
     The write is the same compare-and-swap on ``atomic_key``: a writer
     that committed between the read and the write makes it miss.
+    ``then`` runs on the connection after a swap that matched, in the
+    same transaction (again if the transaction is retried).
 
     :returns: ``None`` when the row does not exist, else the record read
         and whether the swap matched.
@@ -313,7 +317,10 @@ def read_and_swap_stored(
             input_data,
             extra_data,
         )
-        return rec, bool(conn.execute(stmt).rowcount)
+        matched = bool(conn.execute(stmt).rowcount)
+        if matched and then is not None:
+            then(conn)
+        return rec, matched
 
 
 def first_write_in(

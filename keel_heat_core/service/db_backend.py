@@ -74,7 +74,7 @@ class DatabaseBackend:
             bool(_opt(conf, "encrypt_parameters_and_properties", False)),
             stacks=self.stacks,
         )
-        self.sync_points = db_stores.DbSyncPointStore(db)
+        self.sync_points = db_stores.DbSyncPointStore(db, self.stacks)
         self.templates = db_stores.DbTemplateStore(db)
         self._services = db_stores.DbServiceStore(db)
         self.creds = StackCredentials(conf, db)

@@ -19,6 +19,7 @@ from typing import Any
 from keel_heat_core.convergence.store import (
     FirstWrite,
     InRelease,
+    ReadAhead,
     SwapPlan,
     SyncPointRow,
 )
@@ -372,7 +373,7 @@ class DbResourceStore:
         stacks = self.stacks
 
         def read(conn: Any) -> None:
-            if stacks is not None and item.after.matched:
+            if stacks is not None and item.after and item.after.matched:
                 item.found = stacks.resource_and_stack_in(
                     conn, item.resource_id
                 )
@@ -390,8 +391,12 @@ class DbSyncPointStore:
     strings and keeps values in their JSON form; the repository decodes
     both, so this adapter re-encodes what it reads."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(
+        self, db: Database, stacks: DbStackStore | None = None
+    ) -> None:
         self.db = db
+        #: reads a node ahead in a read and swap (none without)
+        self.stacks = stacks
 
     @staticmethod
     def _row(rec: records.SyncPointRecord) -> SyncPointRow:
@@ -443,14 +448,24 @@ class DbSyncPointStore:
         traversal_id: str,
         is_update: bool,
         plan: SwapPlan,
+        ahead: ReadAhead | None = None,
     ) -> tuple[SyncPointRow, bool] | None:
         def stored_plan(
             rec: records.SyncPointRecord,
         ) -> tuple[dict[str, Any], dict[str, Any] | None]:
             return plan(self._row(rec))
 
+        then = None
+        stacks = self.stacks
+        if ahead is not None and stacks is not None:
+
+            def then(conn: Any) -> None:
+                ahead.found = stacks.resource_and_stack_in(
+                    conn, ahead.resource_id
+                )
+
         found = sync_repo.read_and_swap_stored(
-            self.db, entity_id, traversal_id, is_update, stored_plan
+            self.db, entity_id, traversal_id, is_update, stored_plan, then
         )
         return None if found is None else (self._row(found[0]), found[1])
 

@@ -600,6 +600,12 @@ class CheckResource(NodeRecovery):
             data = handoff.data  # what the release handed over already
         elif node.is_update:
             data = self._node_data(row, rsrc).as_dict()
+        ahead = handoff.ahead if handoff is not None else None
+        own_ahead = None
+        if (ahead is None or ahead.found is None) and adopt is None:
+            # nothing read in a release: read with the read and swap
+            own_ahead = self._ahead_of(graph, node)
+            ahead = own_ahead or ahead
         try:
             fired, done = sync_point.propagate(
                 deps.sync_points,
@@ -613,17 +619,14 @@ class CheckResource(NodeRecovery):
                 sleep=deps.sleep,
                 deliver=deps.combiner.sync,
                 delivered=handoff.writes if handoff is not None else (),
+                ahead=own_ahead,
             )
         except sync_point.SyncPointNotFound:
             self._retrigger_latest(ctxt, stack.id, row.id)
             return
         for ready in fired:
             kept = adopt is None and self._keep(
-                ctxt,
-                stack.current_traversal,
-                ready,
-                abandon,
-                handoff.ahead if handoff is not None else None,
+                ctxt, stack.current_traversal, ready, abandon, ahead
             )
             if not kept:
                 self._cast(
@@ -645,6 +648,17 @@ class CheckResource(NodeRecovery):
             stack_state.mark_complete(
                 deps, ctxt, stack, stack.current_traversal
             )
+
+    def _ahead_of(self, graph: Graph[Node], node: Node) -> ReadAhead | None:
+        """The first read of a node's one successor, to make with the read
+        and swap that fires it, when this thread would run it next (a
+        cleanup with nothing to clean hands over no release)."""
+        if not self.may_keep():
+            return None
+        succs = sync_point.successors_in_order(graph, node)
+        if len(succs) != 1 or succs[0].node_type != "resource":
+            return None
+        return ReadAhead(int(succs[0].entity_id))
 
     def _keep(
         self,

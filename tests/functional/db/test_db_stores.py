@@ -339,3 +339,44 @@ def test_a_local_outcome_is_one_commit_with_its_data(db: Database) -> None:
     else:
         raise AssertionError("a stale finish must miss")
     assert "x" not in data_repo.get_all(db, row.id)
+
+
+def test_a_read_and_swap_reads_the_node_it_fires_in_its_transaction(
+    db: Database,
+) -> None:
+    st = builders.new_stack(db, status="IN_PROGRESS")
+    nxt = builders.new_resource(db, st, name="next")
+    stacks = DbStackStore(db)
+    syncs = DbSyncPointStore(db, stacks)
+    trav = st.current_traversal
+    syncs.create_sync_points(st.id, trav, [(str(nxt.id), False)])
+
+    def plan(row: object) -> tuple[dict[str, int], None]:
+        return {"k": 1}, None
+
+    ahead = ReadAhead(nxt.id)
+    with commits_of(db) as commits:
+        found = syncs.read_and_swap(str(nxt.id), trav, False, plan, ahead)
+    assert found is not None and found[1]
+    assert len(commits) == 1
+    assert ahead.found == stacks.get_resource_and_stack(nxt.id)
+    assert ahead.found is not None and ahead.found[1] is not None
+
+    if db.dialect == "sqlite":  # (its writers queue: no write in between)
+        return
+    # a swap that misses (the row moved on under it) reads nothing
+    missed = ReadAhead(nxt.id)
+    row = found[0]
+    sync_point.update_stored_input_data(
+        db, str(nxt.id), trav, False, row.atomic_key, {"other": 2}, None
+    )
+
+    def stale(_: object) -> tuple[dict[str, int], None]:
+        # a writer commits between this read and its swap
+        sync_point.update_stored_input_data(
+            db, str(nxt.id), trav, False, row.atomic_key + 1, {"x": 3}, None
+        )
+        return {"k": 2}, None
+
+    assert syncs.read_and_swap(str(nxt.id), trav, False, stale, missed)
+    assert missed.found is None

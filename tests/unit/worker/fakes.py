@@ -364,6 +364,11 @@ class Harness:
         self.stores = Stores()
         self.sync_points = MemorySyncPointStore()
         self.stores.sync_points = self.sync_points
+        # a matched read and swap reads ahead as the database does (not
+        # through the instance, where a test may count a node's own reads)
+        self.sync_points.read_ahead = lambda resource_id: (
+            Stores.get_resource_and_stack(self.stores, resource_id)
+        )
         self.templates = Templates()
         self.cloud = Cloud()
         self.bus = Bus(seed)

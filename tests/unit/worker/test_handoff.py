@@ -6,6 +6,9 @@ from typing import Any
 
 import pytest
 
+from keel_heat_core.convergence import sync_point
+from keel_heat_core.convergence.memory_store import MemorySyncPointStore
+from keel_heat_core.convergence.node import Node
 from keel_heat_core.convergence.store import (
     FirstWrite,
     ReadAhead,
@@ -197,9 +200,47 @@ def test_a_node_cast_elsewhere_is_not_read_ahead() -> None:
 
 
 def test_a_read_ahead_of_a_missed_write_is_not_used() -> None:
-    # every first write misses: the releases read nothing, and each node,
-    # fired by the read-and-swap that follows, reads for itself
+    # every first write misses: the releases read nothing; the read and
+    # swap that follows and fires the next node reads it instead
     recorded, ids = line_created(successor_here=True, writes_miss=True)
     assert len(recorded.ahead) == 2
     assert all(x.found is None for x in recorded.ahead)
-    assert recorded.own == [ids["a"], ids["b"], ids["c"]]
+    assert recorded.own == [ids["a"]]
+
+
+def test_cleanups_with_nothing_to_clean_read_the_next_in_their_swap() -> None:
+    h = Harness(successor_here=True)
+    sid, ids, seen = created(h, LINE)
+    seen.own.clear()
+    h.update(sid, {n: {**d, "properties": {**d["properties"], "value": "9"}}
+                   for n, d in LINE.items()})  # fmt: skip
+    h.run()
+    assert h.state(sid) == "UPDATE_COMPLETE"
+    # a's update node is cast and reads itself; every later node (the
+    # update nodes of b and c, then the cleanup nodes of c, b and a,
+    # which find nothing to clean) was read by the write that fired it
+    assert seen.own == [ids["a"]]
+
+
+def test_a_batched_swap_reads_nothing_ahead() -> None:
+    store = MemorySyncPointStore()
+    store.read_ahead = lambda resource_id: ("row", "stack")
+    store.create_sync_points("s", "t", [("5", True)])
+    senders = [Node(1, True), Node(2, True)]
+    ahead = ReadAhead(5)
+    both = [
+        sync_point.Delivery(frozenset(senders), s, {}, ahead=ahead)
+        for s in senders
+    ]
+    sync_point.sync_many(store, "5", "t", True, both)
+    assert ahead.found is None
+    alone = ReadAhead(5)
+    store.create_sync_points("s", "t2", [("5", True)])
+    sync_point.sync_many(
+        store,
+        "5",
+        "t2",
+        True,
+        [sync_point.Delivery(frozenset(senders), senders[0], {}, ahead=alone)],
+    )
+    assert alone.found == ("row", "stack")
