@@ -8,6 +8,7 @@ import datetime
 import uuid
 from collections.abc import Iterator
 
+import pytest
 import sqlalchemy as sa
 
 from keel_heat_core.convergence.node import Node, node_key
@@ -136,12 +137,8 @@ def test_resource_store_and_lock(db: Database) -> None:
     lock = ResourceLock(store, new_id, "vm", state)
     lock.acquire("eng-1", {"action": "CREATE", "status": "IN_PROGRESS"})
     other = ResourceLock(store, new_id, "vm", state)
-    try:
+    with pytest.raises(UpdateInProgress):
         other.acquire("eng-2", {"status": "IN_PROGRESS"})
-    except UpdateInProgress:
-        pass
-    else:
-        raise AssertionError("second acquire must fail")
     lock.release(
         "eng-1",
         {"status": "COMPLETE", "physical_id": "srv-1", "properties": {"a": 1}},
@@ -332,12 +329,8 @@ def test_a_local_outcome_is_one_commit_with_its_data(db: Database) -> None:
     assert (stored.engine_id, stored.status) == (None, "COMPLETE")
     # a second outcome from the same (now stale) read misses: no data
     stale = ResourceLock(store, row.id, row.name, read)
-    try:
+    with pytest.raises(UpdateInProgress):
         stale.finish({"status": "FAILED"}, (), (), [rows.DataWrite("x", "1")])
-    except UpdateInProgress:
-        pass
-    else:
-        raise AssertionError("a stale finish must miss")
     assert "x" not in data_repo.get_all(db, row.id)
 
 
