@@ -49,6 +49,7 @@ def _phase(
     t0 = time.perf_counter()
     try:
         start()
+        started = time.perf_counter() - t0
         status = client.wait(
             name, sid, action, timeout, deleting=action == "DELETE"
         )
@@ -63,6 +64,7 @@ def _phase(
         "case": action.lower(),
         "status": status,
         "seconds": time.perf_counter() - t0,
+        "request_s": started,
     }
 
 
@@ -88,6 +90,7 @@ def one_lifecycle(
     t0 = time.perf_counter()
     try:
         sid = client.create_stack(name, tmpl, files)
+        posted = time.perf_counter() - t0
     except BenchError as exc:
         yield {
             **base,
@@ -113,6 +116,7 @@ def one_lifecycle(
         if action == "CREATE":
             # The POST happened before the phase: time from before it.
             row["seconds"] = time.perf_counter() - t0
+            row["request_s"] = posted
         yield {**base, **row}
         if row["status"] == "ERROR":
             break

@@ -25,7 +25,6 @@ from keel_heat_core.service.stack_reads import (
     StackReads,
     find_physical_resource,
 )
-from keel_heat_core.service.type_discovery import ResourceTypes
 from keel_heat_core.service.validate_preview import ValidatePreview
 from keel_heat_core.template import versions
 
@@ -45,10 +44,15 @@ class EngineEndpoint:
         self._reads = StackReads(api)
         self._software = SoftwareService(api.db, api.conf)
         self._signals = ResourceSignals(api)
-        self._types = ResourceTypes(api.conf)
+        self._types = api.types
         self._checks = ValidatePreview(api, self._types)
         self._snapshots = StackSnapshots(api)
         self._migration = StackMigration(api)
+
+    def prepare(self) -> None:
+        """Build at start what the first request would: the policy
+        enforcer of the resource types."""
+        self._types.prepare()
 
     def _caller(self, ctxt: Any) -> Any:
         """The caller's context with its engine-side session (catalog,

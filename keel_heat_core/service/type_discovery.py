@@ -125,6 +125,10 @@ class ResourceTypes:
             self._enforcer = Enforcer(self._conf)
         return self._enforcer
 
+    def prepare(self) -> None:
+        """Build the enforcer now (its rules and policy file)."""
+        _ = self.enforcer
+
     # -- checks ---------------------------------------------------------------
 
     def allowed(self, ctxt: Any, type_name: str) -> bool:

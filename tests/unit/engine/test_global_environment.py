@@ -60,3 +60,29 @@ def test_the_engine_applies_the_yaql_limits_of_its_configuration() -> None:
         configure_yaql(conf)
     with pytest.raises(ValueError, match="Collection length exceeds 200"):
         evaluate(snippet)
+
+
+def test_the_registries_are_read_at_start_not_on_first_use(
+    monkeypatch,
+) -> None:
+    from keel_heat_core.service.engine import load_registries
+    from keel_heat_core.template import versions
+
+    built = []
+    real = environment.build_global_env
+
+    def counting(*args, **kwargs):
+        built.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(environment, "build_global_env", counting)
+    environment.set_global_env(None)
+    versions.template_classes.cache_clear()
+    try:
+        load_registries()
+        assert len(built) == 1
+        assert versions.template_classes.cache_info().currsize == 1
+        environment.global_env().get_class_to_instantiate("OS::Heat::None")
+        assert len(built) == 1
+    finally:
+        environment.set_global_env(None)

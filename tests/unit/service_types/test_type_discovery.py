@@ -199,3 +199,24 @@ def test_hidden_type_is_refused_and_unlisted():
         with pytest.raises(exception.NotSupported) as err:
             call(admin(), "OS::Test::Hidden")
         assert str(err.value) == "OS::Test::Hidden is not supported."
+
+
+def test_prepare_builds_the_one_enforcer_later_checks_use(monkeypatch):
+    from keel_heat_core.service import type_discovery
+
+    built = []
+    real = type_discovery.Enforcer
+
+    def counting(conf):
+        built.append(conf)
+        return real(conf)
+
+    monkeypatch.setattr(type_discovery, "Enforcer", counting)
+    conf = cfg.ConfigOpts()
+    keel_conf.register_opts(conf)
+    conf([], default_config_files=[])
+    fresh = ResourceTypes(conf)
+    fresh.prepare()
+    assert len(built) == 1
+    assert fresh.allowed(member(), "OS::Heat::None")
+    assert len(built) == 1
