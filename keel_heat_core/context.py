@@ -100,6 +100,14 @@ class RequestContext(oslo_context.RequestContext):
         )
         return values
 
+    def get_logging_values(self) -> dict[str, Any]:
+        """What a log formatter may use: no secret, not even masked, and
+        no sealed token handle (a JSON formatter writes all of it)."""
+        values: dict[str, Any] = super().get_logging_values()
+        for key in (*SECRET_KEYS, "auth_handle", "auth_key_handle"):
+            values.pop(key, None)
+        return values
+
     def to_bus_dict(self) -> dict[str, Any]:
         """The fields that may travel on the bus: identities and ids."""
         return {

@@ -166,6 +166,15 @@ class EngineContext(RequestContext):
     def roles(self, value: list[str] | None) -> None:
         self._roles = list(value or [])
 
+    def get_logging_values(self) -> dict[str, Any]:
+        """The context for a log line, without reading the trust's roles:
+        a traversal's first log line must not cost a Keystone token."""
+        pending, self._roles_pending = self._roles_pending, False
+        try:
+            return super().get_logging_values()
+        finally:
+            self._roles_pending = pending
+
     def has_service(self, service_type: str) -> bool:
         """Whether the session's catalog has ``service_type``.
 
