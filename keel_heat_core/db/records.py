@@ -94,6 +94,10 @@ class ResourceRecord:
     updated_at: Time
     properties_data: dict[str, Any] | None = None
     attr_data: dict[Any, Any] | None = None
+    #: whether the resource had any ``resource_data`` row when read; None
+    #: when the read did not look (:func:`..resource.get_with_stack_in`
+    #: does)
+    has_data: bool | None = None
 
 
 @dataclasses.dataclass(frozen=True)

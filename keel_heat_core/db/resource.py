@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from oslo_db import exception as db_exc
-from sqlalchemy import and_, bindparam, delete, insert, select
+from sqlalchemy import and_, bindparam, delete, exists, insert, select
 from sqlalchemy import update as sa_update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
@@ -64,12 +64,16 @@ _INSERT_IDS = insert(_TABLE).returning(
 )
 _GET_BY_ID = _SELECT.where(_TABLE.c.id == bindparam("id"))
 _STACK_TABLE = models.table_of(models.Stack)
+_DATA_TABLE = models.table_of(models.ResourceData)
 #: the prefix of the stack's columns in :data:`_GET_WITH_STACK`
 _S = "stack__"
 #: a row and its live stack (without the graph) in one statement
 _GET_WITH_STACK = (
     _SELECT.add_columns(
-        *(c.label(_S + c.name) for c in stack_repo.NO_DEPS_COLUMNS)
+        *(c.label(_S + c.name) for c in stack_repo.NO_DEPS_COLUMNS),
+        exists()
+        .where(_DATA_TABLE.c.resource_id == _TABLE.c.id)
+        .label("has_data"),
     )
     .outerjoin(
         _STACK_TABLE,
@@ -127,7 +131,7 @@ def create_many(
         return [int(new_id) for new_id in result.scalars()]
 
 
-def _record(db: Database, row: Any) -> records.ResourceRecord:
+def _record(db: Database, row: Any, **more: Any) -> records.ResourceRecord:
     m = row._mapping
     if m["rsrc_prop_data_id"] is not None:
         props = rpd.decode(db, m["p_data"], m["p_encrypted"])
@@ -140,6 +144,7 @@ def _record(db: Database, row: Any) -> records.ResourceRecord:
         m,
         properties_data=props,
         attr_data=rpd.decode(db, m["a_data"], m["a_encrypted"]),
+        **more,
     )
 
 
@@ -161,7 +166,8 @@ def get_with_stack_in(
     db: Database, conn: Connection, resource_id: int
 ) -> tuple[records.ResourceRecord | None, records.StackRecord | None]:
     """A resource and its live stack (``current_deps`` left out), read by
-    one statement in the caller's Core transaction.
+    one statement in the caller's Core transaction. The record says
+    whether the resource had any data then (``has_data``).
 
     :returns: ``(None, None)`` without the row, ``(record, None)`` when
         its stack is gone or soft-deleted.
@@ -170,13 +176,14 @@ def get_with_stack_in(
     if row is None:
         return None, None
     m = row._mapping
+    rec = _record(db, row, has_data=bool(m["has_data"]))
     if m[_S + "id"] is None:
-        return _record(db, row), None
+        return rec, None
     cut = len(_S)
     stack = stack_repo.record_without_deps(
         {key[cut:]: value for key, value in m.items() if key.startswith(_S)}
     )
-    return _record(db, row), stack
+    return rec, stack
 
 
 def get_by_name_and_stack(

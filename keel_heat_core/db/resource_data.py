@@ -116,14 +116,24 @@ def set_in(
     key: str,
     value: str | None,
     redact: bool = False,
+    fresh: bool = False,
 ) -> None:
     """:func:`set_value` on a connection whose transaction already locked
-    the resource's row (its lock's compare-and-swap)."""
+    the resource's row (its lock's compare-and-swap).
+
+    :param fresh: the caller knows the resource has no data (it read so,
+        and its compare-and-swap proved that no lock was taken since):
+        the key is inserted without looking it up first.
+    """
     method, stored = db.encrypt(value) if redact else ("", value)
     values = {"redact": redact, "value": stored, "decrypt_method": method}
-    found = conn.execute(
-        _FIND, {"resource_id": resource_id, "key": key}
-    ).first()
+    found = (
+        None
+        if fresh
+        else conn.execute(
+            _FIND, {"resource_id": resource_id, "key": key}
+        ).first()
+    )
     if found is None:
         conn.execute(
             _INSERT, {"resource_id": resource_id, "key": key, **values}

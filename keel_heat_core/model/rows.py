@@ -54,6 +54,8 @@ class ResourceRow:
     properties: dict[str, Any] | None = None
     updated_at: datetime.datetime | None = None
     created_at: datetime.datetime | None = None
+    #: whether the row had any resource data when read (None: unknown)
+    has_data: bool | None = None
 
 
 @dataclasses.dataclass
@@ -108,6 +110,10 @@ class DataWrite:
     key: str
     value: str | None
     redact: bool = False
+    #: the resource had no data when the node read it, and the outcome's
+    #: compare-and-swap guards that read: the key is inserted without a
+    #: lookup (``db.resource_data.set_in``)
+    fresh: bool = False
 
 
 class ResourceDefinition(Protocol):

@@ -200,6 +200,7 @@ def resource_row(rec: records.ResourceRecord) -> r.ResourceRow:
         properties=rec.properties_data,
         updated_at=rec.updated_at,
         created_at=rec.created_at,
+        has_data=rec.has_data,
     )
 
 
@@ -363,7 +364,13 @@ class DbResourceStore:
                 conn, resource_id, item.key
             )
         return lambda conn: data_repo.set_in(
-            db, conn, resource_id, item.key, item.value, item.redact
+            db,
+            conn,
+            resource_id,
+            item.key,
+            item.value,
+            item.redact,
+            fresh=item.fresh,
         )
 
     def _in_release(self, item: InRelease) -> Callable[[Any], None]:

@@ -32,11 +32,16 @@ class LocalStore:
 
     :param inner: the plugin's real store.
     :param settle: takes the lock and writes what waited.
+    :param fresh: the row had no data when the node read it (its keys
+        are then inserted without a lookup: ``model.rows.DataWrite``).
     """
 
-    def __init__(self, inner: Any, settle: Callable[[], None]) -> None:
+    def __init__(
+        self, inner: Any, settle: Callable[[], None], fresh: bool = False
+    ) -> None:
         self.inner = inner
         self._settle = settle
+        self._fresh = fresh
         #: the data changes so far, by key (the last one counts)
         self.writes: dict[str, r.DataWrite] = {}
         #: ``(physical id,)`` once the plugin set one
@@ -55,7 +60,7 @@ class LocalStore:
         return values
 
     def data_set(self, key: str, value: str, redact: bool = False) -> None:
-        self.writes[key] = r.DataWrite(key, value, redact)
+        self.writes[key] = r.DataWrite(key, value, redact, self._fresh)
 
     def data_delete(self, key: str) -> bool:
         existed = key in self.data()

@@ -294,7 +294,9 @@ class ConvergenceResource:
         local = local_mod.LocalAction(None, begin or {}, started)
         if inner is not None:
             local.store = local_mod.LocalStore(
-                inner, lambda: self._settle(local, action)
+                inner,
+                lambda: self._settle(local, action),
+                fresh=self.row.has_data is False,
             )
             self.plugin.store = local.store
         self._show_plugin(action, r.IN_PROGRESS, "state changed")

@@ -245,7 +245,10 @@ def test_a_node_reads_its_row_and_stack_with_one_statement(
         sa.event.remove(db.engine, "before_cursor_execute", seen)
     assert len(statements) == 1, statements
     # what the two reads of their own give
-    assert row == DbResourceStore(db).get_resource(res.id)
+    # (which also says whether the row has data: it has none)
+    alone_row = DbResourceStore(db).get_resource(res.id)
+    assert alone_row is not None
+    assert row == dataclasses.replace(alone_row, has_data=False)
     alone = stacks.get_stack(st.id)
     assert stack == alone and stack is not None
     assert stack.id == st.id and stack.current_deps == graph
@@ -332,6 +335,58 @@ def test_a_local_outcome_is_one_commit_with_its_data(db: Database) -> None:
     with pytest.raises(UpdateInProgress):
         stale.finish({"status": "FAILED"}, (), (), [rows.DataWrite("x", "1")])
     assert "x" not in data_repo.get_all(db, row.id)
+
+
+def test_a_row_read_without_data_gets_its_keys_without_a_lookup(
+    db: Database,
+) -> None:
+    st = builders.new_stack(db, status="IN_PROGRESS")
+    row = builders.new_resource(db, st, name="r", action="INIT")
+    stacks = DbStackStore(db)
+    store = DbResourceStore(db)
+    read, _ = stacks.get_resource_and_stack(row.id)
+    assert read is not None and read.has_data is False
+    state = store.read_lock(row.id)
+    assert state is not None
+    lock = ResourceLock(store, row.id, row.name, state)
+    statements: list[str] = []
+
+    def seen(_c: object, _cur: object, stmt: str, *_: object) -> None:
+        statements.append(" ".join(stmt.split()).lower())
+
+    sa.event.listen(db.engine, "before_cursor_execute", seen)
+    try:
+        lock.finish(
+            {"action": "CREATE", "status": "COMPLETE"},
+            (),
+            (),
+            [rows.DataWrite("value", "v", fresh=True)],
+        )
+    finally:
+        sa.event.remove(db.engine, "before_cursor_execute", seen)
+    touching = [s for s in statements if "resource_data" in s]
+    assert len(touching) == 1 and touching[0].startswith("insert"), touching
+    assert data_repo.get_all(db, row.id) == {"value": "v"}
+    again, _ = stacks.get_resource_and_stack(row.id)
+    assert again is not None and again.has_data is True
+    # a key known to exist is looked up and overwritten, not doubled
+    state = store.read_lock(row.id)
+    assert state is not None
+    ResourceLock(store, row.id, row.name, state).finish(
+        {"action": "UPDATE", "status": "COMPLETE"},
+        (),
+        (),
+        [rows.DataWrite("value", "w")],
+    )
+    assert data_repo.get_all(db, row.id) == {"value": "w"}
+    with db.connection() as conn:
+        count = conn.execute(
+            sa.text(
+                "SELECT COUNT(*) FROM resource_data WHERE resource_id = :r"
+            ),
+            {"r": row.id},
+        ).scalar()
+    assert count == 1
 
 
 def test_a_read_and_swap_reads_the_node_it_fires_in_its_transaction(

@@ -67,6 +67,15 @@ class Stores:
             row = self.get_resource(resource_id)
             if row is None:
                 return None, None
+            # as the database's read: whether the row has data (written
+            # with lock writes, the only data these stores keep)
+            keys: set[str] = set()
+            for rid, write in self.data_writes:
+                if rid == resource_id and write.value is None:
+                    keys.discard(write.key)
+                elif rid == resource_id:
+                    keys.add(write.key)
+            row.has_data = bool(keys)
             return row, self.get_stack(row.stack_id)
 
     def list_in_progress(self) -> list[r.StackRow]:

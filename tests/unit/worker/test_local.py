@@ -105,7 +105,10 @@ def test_local_create_update_delete_are_one_write_each() -> None:
     assert (row.physical_id, row.engine_id) == ("phys-a", None)
     # the data waited for the write (the plugin's own store never saw it)
     assert stores[row.id].data() == {}
-    assert h.stores.data_writes == [(row.id, r.DataWrite("value", "one"))]
+    # the row had no data when read: the key goes in without a lookup
+    assert h.stores.data_writes == [
+        (row.id, r.DataWrite("value", "one", fresh=True))
+    ]
     h.update(sid, {"a": {"properties": {"value": "two"}}})
     h.run()
     assert h.state(sid) == "UPDATE_COMPLETE", h.stack(sid).status_reason
@@ -117,6 +120,7 @@ def test_local_create_update_delete_are_one_write_each() -> None:
         (None, "COMPLETE", ["value"]),
         (None, "COMPLETE", ["value"]),
     ]
+    # the row had data by then: looked up before it is overwritten
     assert [w for _, w in h.stores.data_writes][1:] == [
         r.DataWrite("value", "two"),
         r.DataWrite("value", None),
@@ -201,7 +205,9 @@ def test_a_write_that_misses_re_runs_the_node() -> None:
     assert h.state(sid) == "CREATE_COMPLETE", h.stack(sid).status_reason
     assert [w[1] for w in writes_of(h, "a")] == ["COMPLETE", "COMPLETE"]
     # the missed write left nothing behind
-    assert [w for _, w in h.stores.data_writes] == [r.DataWrite("value", "v")]
+    assert [w for _, w in h.stores.data_writes] == [
+        r.DataWrite("value", "v", fresh=True)
+    ]
     assert h.resource_events("a") == ["CREATE_IN_PROGRESS", "CREATE_COMPLETE"]
 
 
