@@ -8,8 +8,8 @@ from typing import Any
 
 from oslo_log import formatters
 
-from keel_heat_core.context import RequestContext
 from keel_heat_core.service.stack_creds import EngineContext
+from tests.unit.engine.test_context import caller
 
 
 def _logged(ctxt: Any) -> dict[str, Any]:
@@ -66,17 +66,9 @@ def test_a_log_line_does_not_fetch_the_trusts_token() -> None:
 
 
 def test_a_log_line_carries_no_secret_of_the_context() -> None:
-    ctxt = RequestContext(
-        user_id="u-1",
-        project_id="p-1",
-        auth_token="TOKEN-SECRET",
-        password="PASSWORD-SECRET",
-        aws_creds="AWS-SECRET",
-        auth_token_info={"token": {"catalog": ["CATALOG-SECRET"]}},
-        auth_handle="HANDLE-SECRET",
-        auth_key_handle="KEY-HANDLE-SECRET",
-        trust_id="trust-1",
-    )
+    ctxt = caller()  # a caller with every secret a context can carry
+    ctxt.auth_handle = "SECRET-HANDLE"
+    ctxt.auth_key_handle = "SECRET-KEY-HANDLE"
     logged = _logged(ctxt)
     assert "SECRET" not in json.dumps(logged)
-    assert (logged["user"], logged["trust_id"]) == ("u-1", "trust-1")
+    assert (logged["user"], logged["trust_id"]) == ("u-1", "t-1")
