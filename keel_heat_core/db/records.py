@@ -96,7 +96,7 @@ class ResourceRecord:
     attr_data: dict[Any, Any] | None = None
     #: whether the resource had any ``resource_data`` row when read; None
     #: when the read did not look (:func:`..resource.get_with_stack_in`
-    #: does)
+    #: looks for a row in INIT)
     has_data: bool | None = None
 
 

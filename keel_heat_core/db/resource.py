@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from oslo_db import exception as db_exc
-from sqlalchemy import and_, bindparam, delete, exists, insert, select
+from sqlalchemy import and_, bindparam, case, delete, exists, insert, select
 from sqlalchemy import update as sa_update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
@@ -71,9 +71,16 @@ _S = "stack__"
 _GET_WITH_STACK = (
     _SELECT.add_columns(
         *(c.label(_S + c.name) for c in stack_repo.NO_DEPS_COLUMNS),
-        exists()
-        .where(_DATA_TABLE.c.resource_id == _TABLE.c.id)
-        .label("has_data"),
+        # looked at for a row not created yet only: ``resource_data`` has
+        # no index on ``resource_id`` in Heat's PostgreSQL schema, and the
+        # create's lookup this replaces scanned it as well
+        case(
+            (
+                _TABLE.c.action == "INIT",
+                exists().where(_DATA_TABLE.c.resource_id == _TABLE.c.id),
+            ),
+            else_=None,
+        ).label("has_data"),
     )
     .outerjoin(
         _STACK_TABLE,
@@ -166,8 +173,9 @@ def get_with_stack_in(
     db: Database, conn: Connection, resource_id: int
 ) -> tuple[records.ResourceRecord | None, records.StackRecord | None]:
     """A resource and its live stack (``current_deps`` left out), read by
-    one statement in the caller's Core transaction. The record says
-    whether the resource had any data then (``has_data``).
+    one statement in the caller's Core transaction. For a row still in
+    INIT, the record says whether the resource had any data then
+    (``has_data``; None for other rows).
 
     :returns: ``(None, None)`` without the row, ``(record, None)`` when
         its stack is gone or soft-deleted.
@@ -176,7 +184,8 @@ def get_with_stack_in(
     if row is None:
         return None, None
     m = row._mapping
-    rec = _record(db, row, has_data=bool(m["has_data"]))
+    has = m["has_data"]
+    rec = _record(db, row, has_data=None if has is None else bool(has))
     if m[_S + "id"] is None:
         return rec, None
     cut = len(_S)

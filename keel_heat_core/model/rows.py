@@ -54,7 +54,8 @@ class ResourceRow:
     properties: dict[str, Any] | None = None
     updated_at: datetime.datetime | None = None
     created_at: datetime.datetime | None = None
-    #: whether the row had any resource data when read (None: unknown)
+    #: whether the row had any resource data when read (None: unknown;
+    #: a node's read looks for a row in INIT only)
     has_data: bool | None = None
 
 

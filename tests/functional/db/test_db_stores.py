@@ -245,10 +245,7 @@ def test_a_node_reads_its_row_and_stack_with_one_statement(
         sa.event.remove(db.engine, "before_cursor_execute", seen)
     assert len(statements) == 1, statements
     # what the two reads of their own give
-    # (which also says whether the row has data: it has none)
-    alone_row = DbResourceStore(db).get_resource(res.id)
-    assert alone_row is not None
-    assert row == dataclasses.replace(alone_row, has_data=False)
+    assert row == DbResourceStore(db).get_resource(res.id)
     alone = stacks.get_stack(st.id)
     assert stack == alone and stack is not None
     assert stack.id == st.id and stack.current_deps == graph
@@ -367,8 +364,14 @@ def test_a_row_read_without_data_gets_its_keys_without_a_lookup(
     touching = [s for s in statements if "resource_data" in s]
     assert len(touching) == 1 and touching[0].startswith("insert"), touching
     assert data_repo.get_all(db, row.id) == {"value": "v"}
+    # a created row is not looked at (an update looks its keys up)
     again, _ = stacks.get_resource_and_stack(row.id)
-    assert again is not None and again.has_data is True
+    assert again is not None and again.has_data is None
+    # a row not created yet that has data says so
+    hooked = builders.new_resource(db, st, name="h", action="INIT")
+    data_repo.set_value(db, hooked.id, "pre-create", "paused")
+    seen_hooked, _ = stacks.get_resource_and_stack(hooked.id)
+    assert seen_hooked is not None and seen_hooked.has_data is True
     # a key known to exist is looked up and overwritten, not doubled
     state = store.read_lock(row.id)
     assert state is not None

@@ -75,7 +75,7 @@ class Stores:
                     keys.discard(write.key)
                 elif rid == resource_id:
                     keys.add(write.key)
-            row.has_data = bool(keys)
+            row.has_data = bool(keys) if row.action == r.INIT else None
             return row, self.get_stack(row.stack_id)
 
     def list_in_progress(self) -> list[r.StackRow]:
