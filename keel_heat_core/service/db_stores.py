@@ -75,6 +75,21 @@ def stack_row(rec: records.StackRecord) -> r.StackRow:
     )
 
 
+def _read_ahead_in(
+    stacks: DbStackStore | None, ahead: ReadAhead
+) -> Callable[[Any], None]:
+    """The step that makes ``ahead``'s read on a writer's connection: in
+    a release once its first write matched, in a read and swap (no
+    ``after``) once the swap matched. Without a stack store it reads
+    nothing, and the node reads for itself."""
+
+    def read(conn: Any) -> None:
+        if stacks is not None and (ahead.after is None or ahead.after.matched):
+            ahead.found = stacks.resource_and_stack_in(conn, ahead.resource_id)
+
+    return read
+
+
 def _first_write_in(write: FirstWrite) -> Callable[[Any], None]:
     """``write`` as a statement on another write's connection."""
 
@@ -377,15 +392,7 @@ class DbResourceStore:
         """One ``then`` item as a step on the release's connection."""
         if isinstance(item, FirstWrite):
             return _first_write_in(item)
-        stacks = self.stacks
-
-        def read(conn: Any) -> None:
-            if stacks is not None and item.after and item.after.matched:
-                item.found = stacks.resource_and_stack_in(
-                    conn, item.resource_id
-                )
-
-        return read
+        return _read_ahead_in(self.stacks, item)
 
     def read_lock(self, resource_id: int) -> LockState | None:
         found = resource_repo.get_lock(self.db, resource_id)
@@ -462,15 +469,7 @@ class DbSyncPointStore:
         ) -> tuple[dict[str, Any], dict[str, Any] | None]:
             return plan(self._row(rec))
 
-        then = None
-        stacks = self.stacks
-        if ahead is not None and stacks is not None:
-
-            def then(conn: Any) -> None:
-                ahead.found = stacks.resource_and_stack_in(
-                    conn, ahead.resource_id
-                )
-
+        then = None if ahead is None else _read_ahead_in(self.stacks, ahead)
         found = sync_repo.read_and_swap_stored(
             self.db, entity_id, traversal_id, is_update, stored_plan, then
         )

@@ -655,7 +655,7 @@ class CheckResource(NodeRecovery):
         cleanup with nothing to clean hands over no release)."""
         if not self.may_keep():
             return None
-        succs = sync_point.successors_in_order(graph, node)
+        succs = graph.required_by(node)  # one: its order does not matter
         if len(succs) != 1 or succs[0].node_type != "resource":
             return None
         return ReadAhead(int(succs[0].entity_id))
