@@ -183,10 +183,18 @@ def test_signal_and_update_work_after_the_users_token_is_revoked(
     assert status == 204, body
     cloud.wait_deleted(demo, stack_id)
     assert new_users[0]["id"] not in {u["id"] for u in _stack_users(keystone)}
-    with pytest.raises(ks_exc.NotFound):
-        keystone.admin_session().get(
-            f"{keystone.v3_url}/projects/{domain_project}"
-        )
+
+    def project_gone() -> bool:
+        # deleted once the stack shows DELETE_COMPLETE, as in Heat
+        try:
+            keystone.admin_session().get(
+                f"{keystone.v3_url}/projects/{domain_project}"
+            )
+        except ks_exc.NotFound:
+            return True
+        return False
+
+    wait_for(project_gone, 60, "the stack's domain project to be deleted")
     assert creds_repo.get(cloud.db, rec.user_creds_id) is None
 
 
