@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from keel_heat_core.convergence.store import (
@@ -92,6 +92,9 @@ class MemorySyncPointStore:
         matched = self.update_sync_point(row, input_data, extra_data)
         if matched and ahead is not None and self.read_ahead is not None:
             ahead.found = self.read_ahead(ahead.resource_id)
+            if ahead.follow is not None:
+                # one transaction in the database; here step by step
+                ahead.follow(ahead, _MemoryTransaction(self))
         return row, matched
 
     def first_write(
@@ -140,3 +143,37 @@ class MemorySyncPointStore:
         """Copies of every row (for assertions)."""
         with self._lock:
             return copy.deepcopy(list(self._rows.values()))
+
+
+class _MemoryTransaction:
+    """:class:`~keel_heat_core.convergence.store.InTransaction` over a
+    :class:`MemorySyncPointStore` (each call on its own)."""
+
+    def __init__(self, store: MemorySyncPointStore) -> None:
+        self.store = store
+
+    def resources(self, resource_ids: Sequence[int]) -> dict[int, Any]:
+        read = self.store.read_ahead
+        found = {} if read is None else {i: read(i)[0] for i in resource_ids}
+        return {i: row for i, row in found.items() if row is not None}
+
+    def sync_points(
+        self, traversal_id: str, entity_ids: Sequence[str]
+    ) -> dict[tuple[str, bool], SyncPointRow]:
+        out = {}
+        for entity_id in entity_ids:
+            for is_update in (False, True):
+                row = self.store.get_sync_point(
+                    entity_id, traversal_id, is_update
+                )
+                if row is not None:
+                    out[(row.entity_id, row.is_update)] = row
+        return out
+
+    def swap(
+        self,
+        row: SyncPointRow,
+        input_data: dict[str, Any],
+        extra_data: dict[str, Any] | None,
+    ) -> bool:
+        return self.store.update_sync_point(row, input_data, extra_data)

@@ -7,7 +7,7 @@ and the pure logic is tested against :mod:`.memory_store`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 
@@ -57,11 +57,49 @@ class ReadAhead:
 
     The store sets ``found``; a store that cannot read there leaves it
     None, and the node reads for itself.
+
+    In a read and swap, ``outcome`` (set by the convergence layer) says
+    what the swap's write means for the node (a ``Ready`` or None), and
+    ``follow``, if any, runs after the read in the same transaction
+    with the means to read and swap more rows there (:class:`Follow`).
     """
 
     resource_id: int
     after: FirstWrite | None = None
     found: tuple[Any, Any] | None = None
+    outcome: Callable[[], Any] | None = None
+    follow: Follow | None = None
+
+
+class InTransaction(Protocol):
+    """Reads and writes on the transaction of a read and swap, for a
+    :class:`Follow`."""
+
+    def resources(self, resource_ids: Sequence[int]) -> dict[int, Any]:
+        """The resource rows of these ids that exist, by id."""
+
+    def sync_points(
+        self, traversal_id: str, entity_ids: Sequence[str]
+    ) -> dict[tuple[str, bool], SyncPointRow]:
+        """A traversal's rows of these entities, by ``(entity_id,
+        is_update)``."""
+
+    def swap(
+        self,
+        row: SyncPointRow,
+        input_data: dict[str, Any],
+        extra_data: dict[str, Any] | None,
+    ) -> bool:
+        """The compare-and-swap of :meth:`SyncPointStore.update_sync_point`."""
+
+
+class Follow(Protocol):
+    """Work that goes on in the transaction of a read and swap after its
+    read ahead (``ahead.found``), committed with it or not at all. Called
+    again if the transaction is retried."""
+
+    def __call__(self, ahead: ReadAhead, txn: InTransaction) -> None:
+        """Go on from ``ahead`` with ``txn``."""
 
 
 #: what a lock release writes or reads in its own transaction

@@ -209,6 +209,9 @@ def sync_many(
         return planned[-1].input_data, planned[-1].extra_data
 
     ahead = deliveries[0].ahead if len(deliveries) == 1 else None
+    if ahead is not None:
+        # what the swap means for the node read ahead: for a Follow
+        ahead.outcome = lambda: planned[-1].outcomes(deliveries)[0]
     attempt = 0
     while True:
         found = store.read_and_swap(

@@ -195,6 +195,20 @@ def get_with_stack_in(
     return rec, stack
 
 
+_GET_MANY = _SELECT.where(_TABLE.c.id.in_(bindparam("ids", expanding=True)))
+
+
+def get_many_in(
+    db: Database, conn: Connection, resource_ids: Sequence[int]
+) -> dict[int, records.ResourceRecord]:
+    """The rows of these ids that exist, by id, read by one statement in
+    the caller's Core transaction (``has_data`` unknown: None)."""
+    if not resource_ids:
+        return {}
+    rows = conn.execute(_GET_MANY, {"ids": list(resource_ids)})
+    return {rec.id: rec for rec in (_record(db, row) for row in rows)}
+
+
 def get_by_name_and_stack(
     db: Database, name: str, stack_id: str
 ) -> records.ResourceRecord | None:

@@ -30,7 +30,7 @@ holds; writes always use the 3-element form.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from oslo_db import exception as db_exc
@@ -302,25 +302,73 @@ def read_and_swap_stored(
     :returns: ``None`` when the row does not exist, else the record read
         and whether the swap matched.
     """
-    key = {"e": str(entity_id), "t": traversal_id, "u": is_update}
     with db.connection() as conn:
-        row = conn.execute(_GET_ONE, key).first()
-        if row is None:
-            return None
-        rec = _stored_record(row)
-        input_data, extra_data = plan(rec)
-        stmt = _swap_statement(
-            entity_id,
-            traversal_id,
-            is_update,
-            rec.atomic_key,
-            input_data,
-            extra_data,
+        found = read_and_swap_in(
+            conn, entity_id, traversal_id, is_update, plan
         )
-        matched = bool(conn.execute(stmt).rowcount)
-        if matched and then is not None:
+        if found is not None and found[1] and then is not None:
             then(conn)
-        return rec, matched
+        return found
+
+
+def read_and_swap_in(
+    conn: Connection,
+    entity_id: str | int,
+    traversal_id: str,
+    is_update: bool,
+    plan: Plan,
+) -> tuple[records.SyncPointRecord, bool] | None:
+    """The read and compare-and-swap of :func:`read_and_swap_stored` on
+    ``conn``'s transaction."""
+    key = {"e": str(entity_id), "t": traversal_id, "u": is_update}
+    row = conn.execute(_GET_ONE, key).first()
+    if row is None:
+        return None
+    rec = _stored_record(row)
+    input_data, extra_data = plan(rec)
+    stmt = _swap_statement(
+        entity_id,
+        traversal_id,
+        is_update,
+        rec.atomic_key,
+        input_data,
+        extra_data,
+    )
+    return rec, bool(conn.execute(stmt).rowcount)
+
+
+_GET_MANY = select(_TABLE).where(
+    _TABLE.c.traversal_id == bindparam("t"),
+    _TABLE.c.entity_id.in_(bindparam("e", expanding=True)),
+)
+
+
+def get_many_stored_in(
+    conn: Connection, traversal_id: str, entity_ids: Sequence[str | int]
+) -> list[records.SyncPointRecord]:
+    """The rows of a traversal for these entities (either ``is_update``),
+    ``input_data`` as stored (:func:`get_stored`), on ``conn``'s
+    transaction."""
+    if not entity_ids:
+        return []
+    params = {"t": traversal_id, "e": [str(e) for e in entity_ids]}
+    return [_stored_record(row) for row in conn.execute(_GET_MANY, params)]
+
+
+def swap_stored_in(
+    conn: Connection,
+    entity_id: str | int,
+    traversal_id: str,
+    is_update: bool,
+    atomic_key: int,
+    input_data: Mapping[str, Any],
+    extra_data: Mapping[str, Any] | None,
+) -> bool:
+    """:func:`update_stored_input_data` on ``conn``'s transaction."""
+    stmt = _swap_statement(
+        entity_id, traversal_id, is_update, atomic_key, input_data, extra_data
+    )
+    return bool(conn.execute(stmt).rowcount)
 
 
 def first_write_in(

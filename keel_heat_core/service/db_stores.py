@@ -84,10 +84,55 @@ def _read_ahead_in(
     nothing, and the node reads for itself."""
 
     def read(conn: Any) -> None:
-        if stacks is not None and (ahead.after is None or ahead.after.matched):
-            ahead.found = stacks.resource_and_stack_in(conn, ahead.resource_id)
+        if stacks is None or not (ahead.after is None or ahead.after.matched):
+            return
+        ahead.found = stacks.resource_and_stack_in(conn, ahead.resource_id)
+        if ahead.follow is not None and ahead.after is None:
+            ahead.follow(ahead, _InTransaction(stacks, conn))
 
     return read
+
+
+class _InTransaction:
+    """:class:`~keel_heat_core.convergence.store.InTransaction` on
+    ``conn``."""
+
+    def __init__(self, stacks: DbStackStore, conn: Any) -> None:
+        self.stacks = stacks
+        self.conn = conn
+
+    def resources(self, resource_ids: Sequence[int]) -> dict[int, Any]:
+        found = resource_repo.get_many_in(
+            self.stacks.db, self.conn, resource_ids
+        )
+        return {key: resource_row(rec) for key, rec in found.items()}
+
+    def sync_points(
+        self, traversal_id: str, entity_ids: Sequence[str]
+    ) -> dict[tuple[str, bool], SyncPointRow]:
+        rows = sync_repo.get_many_stored_in(
+            self.conn, traversal_id, entity_ids
+        )
+        return {
+            (rec.entity_id, rec.is_update): DbSyncPointStore._row(rec)
+            for rec in rows
+        }
+
+    def swap(
+        self,
+        row: SyncPointRow,
+        input_data: dict[str, Any],
+        extra_data: dict[str, Any] | None,
+    ) -> bool:
+        return sync_repo.swap_stored_in(
+            self.conn,
+            row.entity_id,
+            row.traversal_id,
+            row.is_update,
+            row.atomic_key,
+            input_data,
+            extra_data,
+        )
 
 
 def _first_write_in(write: FirstWrite) -> Callable[[Any], None]:

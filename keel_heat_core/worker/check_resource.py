@@ -29,6 +29,7 @@ from keel_heat_core.model.node_data import (
 )
 from keel_heat_core.worker import external, hooks, stack_state
 from keel_heat_core.worker.action import ActionCancelled, ActionTimeout
+from keel_heat_core.worker.cleanup_run import CleanupRun
 from keel_heat_core.worker.deps import WorkerDeps
 from keel_heat_core.worker.handoff import Handoff, node_values
 from keel_heat_core.worker.lock import UpdateInProgress
@@ -604,7 +605,7 @@ class CheckResource(NodeRecovery):
         own_ahead = None
         if (ahead is None or ahead.found is None) and adopt is None:
             # nothing read in a release: read with the read and swap
-            own_ahead = self._ahead_of(graph, node)
+            own_ahead = self._ahead_of(graph, node, stack.current_traversal)
             ahead = own_ahead or ahead
         try:
             fired, done = sync_point.propagate(
@@ -624,6 +625,8 @@ class CheckResource(NodeRecovery):
         except sync_point.SyncPointNotFound:
             self._retrigger_latest(ctxt, stack.id, row.id)
             return
+        if own_ahead is not None and isinstance(own_ahead.follow, CleanupRun):
+            fired, ahead = own_ahead.follow.substitute(fired, ahead)
         for ready in fired:
             kept = adopt is None and self._keep(
                 ctxt, stack.current_traversal, ready, abandon, ahead
@@ -649,16 +652,47 @@ class CheckResource(NodeRecovery):
                 deps, ctxt, stack, stack.current_traversal
             )
 
-    def _ahead_of(self, graph: Graph[Node], node: Node) -> ReadAhead | None:
+    def _ahead_of(
+        self, graph: Graph[Node], node: Node, traversal_id: str
+    ) -> ReadAhead | None:
         """The first read of a node's one successor, to make with the read
         and swap that fires it, when this thread would run it next (a
-        cleanup with nothing to clean hands over no release)."""
+        cleanup with nothing to clean hands over no release); a cleanup
+        successor with nothing to clean either goes on in that
+        transaction (:class:`CleanupRun`)."""
         if not self.may_keep():
             return None
         succs = graph.required_by(node)  # one: its order does not matter
         if len(succs) != 1 or succs[0].node_type != "resource":
             return None
-        return ReadAhead(int(succs[0].entity_id))
+        succ = succs[0]
+        follow = None
+        if not succ.is_update:
+            follow = CleanupRun(
+                graph, traversal_id, succ, self.nothing_to_clean
+            )
+        return ReadAhead(int(succ.entity_id), follow=follow)
+
+    def nothing_to_clean(
+        self, node: Node, row: r.ResourceRow, stack: r.StackRow, ready: Any
+    ) -> bool:
+        """Whether :meth:`check` of cleanup ``node``, fired as ``ready``
+        and reading ``row`` and ``stack``, would only report to its
+        successors (:meth:`_cleanup` returns at once), so that a
+        :class:`CleanupRun` may do that for it."""
+        if node.is_update or row.id != node.entity_id:
+            return False
+        if ready.skip_propagate or ready.resource_failures:
+            return False
+        if row.replaces is not None or row.replaced_by is not None:
+            return False
+        if stack.action == r.SUSPEND:
+            return False
+        if stack.action not in (r.CHECK, r.RESUME, r.SNAPSHOT) and (
+            row.current_template_id != stack.raw_template_id
+        ):
+            return False
+        return not stack_state.timed_out(self.deps, stack)
 
     def _keep(
         self,
