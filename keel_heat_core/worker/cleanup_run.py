@@ -86,13 +86,8 @@ class CleanupRun:
         if not path:
             return
         stack = ahead.found[1]
-        succs = [succ for _, succ in path]
-        # the rows the run may reach, and the sync points it may write,
-        # read with two statements instead of two per node
-        rows = txn.resources([int(succ.entity_id) for succ in succs])
-        points = txn.sync_points(
-            self.traversal_id, [entity_id_of(succ) for succ in succs]
-        )
+        rows: dict[int, Any] | None = None
+        points: dict[tuple[str, bool], Any] = {}
         ready: Ready | None = dataclasses.replace(outcome, node=self.first)
         found: tuple[Any, Any] | None = ahead.found
         for node, succ in path:
@@ -105,6 +100,14 @@ class CleanupRun:
                 or not self.nothing_to_clean(node, row, stack, ready)
             ):
                 break
+            if rows is None:
+                # the rows the run may reach, and the sync points it may
+                # write: two statements instead of two per node
+                succs = [later for _, later in path]
+                rows = txn.resources([int(n.entity_id) for n in succs])
+                points = txn.sync_points(
+                    self.traversal_id, [entity_id_of(n) for n in succs]
+                )
             point = points.get((entity_id_of(succ), succ.is_update))
             if point is None:
                 break  # a newer traversal: the node finds out as usual

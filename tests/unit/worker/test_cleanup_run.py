@@ -178,3 +178,13 @@ class _NoTransaction:
 
     def swap(self, row: Any, input_data: Any, extra_data: Any) -> bool:
         raise AssertionError("nothing to write")
+
+
+def test_a_first_node_with_something_to_do_reads_nothing_more() -> None:
+    line = Line()
+    line.rows[5].busy = True
+    run = CleanupRun(line.graph, T, cleanup(5), line.nothing_to_clean)
+    ahead = ReadAhead(5, found=(line.rows[5], line.stack))
+    ahead.outcome = lambda: sync_point.Ready(None, {}, {}, False)
+    run(ahead, _NoTransaction())  # no statement beyond the read ahead
+    assert run.done == [] and line.seen == [cleanup(5)]
