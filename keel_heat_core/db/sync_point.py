@@ -241,11 +241,16 @@ def update_stored_input_data(
     :param input_data: ``{"tuple:(...)": JSON value}`` as returned by
         :func:`get_stored` (plus the new entries), written as it is.
     """
-    stmt = _swap_statement(
-        entity_id, traversal_id, is_update, atomic_key, input_data, extra_data
-    )
     with db.connection() as conn:
-        return bool(conn.execute(stmt).rowcount)
+        return swap_stored_in(
+            conn,
+            entity_id,
+            traversal_id,
+            is_update,
+            atomic_key,
+            input_data,
+            extra_data,
+        )
 
 
 def _swap_statement(

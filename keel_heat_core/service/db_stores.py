@@ -125,14 +125,13 @@ class _InTransaction:
         extra_data: dict[str, Any] | None,
     ) -> bool:
         return sync_repo.swap_stored_in(
-            self.conn,
-            row.entity_id,
-            row.traversal_id,
-            row.is_update,
-            row.atomic_key,
-            input_data,
-            extra_data,
+            self.conn, *_swap_key(row), input_data, extra_data
         )
+
+
+def _swap_key(row: SyncPointRow) -> tuple[str, str, bool, int]:
+    """What a compare-and-swap of ``row`` matches on."""
+    return row.entity_id, row.traversal_id, row.is_update, row.atomic_key
 
 
 def _first_write_in(write: FirstWrite) -> Callable[[Any], None]:
@@ -492,13 +491,7 @@ class DbSyncPointStore:
         extra_data: dict[str, Any] | None,
     ) -> bool:
         return sync_repo.update_stored_input_data(
-            self.db,
-            row.entity_id,
-            row.traversal_id,
-            row.is_update,
-            row.atomic_key,
-            input_data,
-            extra_data,
+            self.db, *_swap_key(row), input_data, extra_data
         )
 
     def read_and_swap(
