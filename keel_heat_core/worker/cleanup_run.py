@@ -9,10 +9,11 @@ transaction of its own.
 
 :class:`CleanupRun` is the :class:`~keel_heat_core.convergence.store.Follow`
 of a node's read and swap: once the swap has fired the next node and
-read its row, it goes on in the same transaction as long as the node
-read is such a cleanup with one resource successor, swapping that
-successor's sync point and reading its row in turn, up to
-:data:`LIMIT` nodes. The nodes it covered are done when the transaction
+read its row, it goes on in the same transaction while the node read is
+such a cleanup with one resource successor. It reads the rows and sync
+points the run may reach (up to :data:`LIMIT` nodes) with two
+statements, then swaps each node's successor's sync point in turn. The
+nodes it covered are done when the transaction
 commits, and not before: a transaction that is rolled back or retried
 takes all of them with it, and they are pending again as any fired node
 whose engine died (``docs/design/resume.md``, "Runs of cleanups").
