@@ -307,39 +307,25 @@ def read_and_swap_stored(
     :returns: ``None`` when the row does not exist, else the record read
         and whether the swap matched.
     """
-    with db.connection() as conn:
-        found = read_and_swap_in(
-            conn, entity_id, traversal_id, is_update, plan
-        )
-        if found is not None and found[1] and then is not None:
-            then(conn)
-        return found
-
-
-def read_and_swap_in(
-    conn: Connection,
-    entity_id: str | int,
-    traversal_id: str,
-    is_update: bool,
-    plan: Plan,
-) -> tuple[records.SyncPointRecord, bool] | None:
-    """The read and compare-and-swap of :func:`read_and_swap_stored` on
-    ``conn``'s transaction."""
     key = {"e": str(entity_id), "t": traversal_id, "u": is_update}
-    row = conn.execute(_GET_ONE, key).first()
-    if row is None:
-        return None
-    rec = _stored_record(row)
-    input_data, extra_data = plan(rec)
-    stmt = _swap_statement(
-        entity_id,
-        traversal_id,
-        is_update,
-        rec.atomic_key,
-        input_data,
-        extra_data,
-    )
-    return rec, bool(conn.execute(stmt).rowcount)
+    with db.connection() as conn:
+        row = conn.execute(_GET_ONE, key).first()
+        if row is None:
+            return None
+        rec = _stored_record(row)
+        input_data, extra_data = plan(rec)
+        matched = swap_stored_in(
+            conn,
+            entity_id,
+            traversal_id,
+            is_update,
+            rec.atomic_key,
+            input_data,
+            extra_data,
+        )
+        if matched and then is not None:
+            then(conn)
+        return rec, matched
 
 
 _GET_MANY = select(_TABLE).where(

@@ -83,10 +83,12 @@ class CleanupRun:
         outcome = ahead.outcome() if ahead.outcome is not None else None
         if outcome is None or ahead.found is None or ahead.found[0] is None:
             return
+        stack = ahead.found[1]  # one stack row for the whole run
+        if stack is None or stack.current_traversal != self.traversal_id:
+            return
         path = self._path()
         if not path:
             return
-        stack = ahead.found[1]
         rows: dict[int, Any] | None = None
         points: dict[tuple[str, bool], Any] = {}
         ready: Ready | None = dataclasses.replace(outcome, node=self.first)
@@ -94,11 +96,8 @@ class CleanupRun:
         for node, succ in path:
             assert ready is not None and found is not None
             row = found[0]
-            if (
-                row is None
-                or stack is None
-                or stack.current_traversal != self.traversal_id
-                or not self.nothing_to_clean(node, row, stack, ready)
+            if row is None or not self.nothing_to_clean(
+                node, row, stack, ready
             ):
                 break
             if rows is None:
