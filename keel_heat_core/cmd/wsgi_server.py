@@ -7,6 +7,7 @@ extra dependency can serve both APIs on a developer's machine.
 
 import socketserver
 import threading
+import time
 from typing import Any
 from wsgiref import simple_server
 
@@ -18,8 +19,48 @@ LOG = logging.getLogger(__name__)
 class _ThreadingWSGIServer(
     socketserver.ThreadingMixIn, simple_server.WSGIServer
 ):
+    # daemon threads never hold the process up at exit; the server keeps
+    # its own count of them so that stop() can wait for the ones still
+    # answering (and logging) with a bound
     daemon_threads = True
     allow_reuse_address = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._busy = 0
+        self._idle = threading.Condition()
+
+    def process_request_thread(
+        self, request: Any, client_address: Any
+    ) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self._idle:
+                self._busy -= 1
+                self._idle.notify_all()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._idle:
+            self._busy += 1
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            with self._idle:
+                self._busy -= 1
+            raise
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no request is being handled; ``False`` if some
+        still were after ``timeout`` seconds."""
+        end = time.monotonic() + timeout
+        with self._idle:
+            while self._busy:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self._idle.wait(left)
+        return True
 
 
 class _LoggingHandler(simple_server.WSGIRequestHandler):
@@ -71,8 +112,15 @@ class WSGIServer:
         self._thread.start()
         LOG.info("%s listening on %s", self.name, self.url)
 
-    def stop(self) -> None:
-        """Stop accepting requests and close the socket."""
+    def stop(self, grace: float = 5.0) -> None:
+        """Stop accepting requests, let the requests in flight finish
+        (up to ``grace`` seconds) and close the socket."""
         self._server.shutdown()
+        if not self._server.wait_idle(grace):
+            LOG.warning(
+                "%s stopped with requests still in flight after %.0f s",
+                self.name,
+                grace,
+            )
         self._server.server_close()
         self._thread.join(timeout=10)
