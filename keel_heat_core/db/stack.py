@@ -56,6 +56,15 @@ NO_DEPS_COLUMNS = tuple(c for c in _TABLE.c if c.name != "current_deps")
 _NO_DEPS_SELECT = select(*NO_DEPS_COLUMNS).where(
     _TABLE.c.id == bindparam("id"), _TABLE.c.deleted_at.is_(None)
 )
+_TAG = models.table_of(models.StackTag)
+#: :data:`_NO_DEPS_SELECT` with the stack's tags joined: one row per tag
+#: in the tags' order, or one row with a NULL tag for a stack without any
+_NO_DEPS_WITH_TAGS_SELECT = (
+    select(*NO_DEPS_COLUMNS, _TAG.c.tag.label("keel_stack_tag"))
+    .select_from(_TABLE.outerjoin(_TAG, _TAG.c.stack_id == _TABLE.c.id))
+    .where(_TABLE.c.id == bindparam("id"), _TABLE.c.deleted_at.is_(None))
+    .order_by(_TAG.c.id)
+)
 #: ``current_deps`` of one stack, as stored text
 _DEPS_TEXT_SELECT = select(type_coerce(_TABLE.c.current_deps, Text)).where(
     _TABLE.c.id == bindparam("id")
@@ -213,20 +222,22 @@ def get_for_reading(
 ) -> records.StackRecord | None:
     """A live stack with its tags but not its ``current_deps`` (``None``).
 
-    What a read of the API needs (show, resources, events, outputs): Core
-    statements in one transaction, and not the traversal's graph, whose
+    What a read of the API needs (show, resources, events, outputs): one
+    Core statement, the tags joined, and not the traversal's graph, whose
     JSON grows with the stack.
     """
     with db.connection() as conn:
-        found = conn.execute(_NO_DEPS_SELECT, {"id": stack_id}).first()
-        if found is None:
-            return None
-        values = found._mapping
-        if not _visible_to(
-            scope, values["tenant"], values["stack_user_project_id"]
-        ):
-            return None
-        tags = _tags_by_stack(conn, [stack_id]).get(stack_id, ())
+        rows = conn.execute(_NO_DEPS_WITH_TAGS_SELECT, {"id": stack_id}).all()
+    if not rows:
+        return None
+    values = rows[0]._mapping
+    if not _visible_to(
+        scope, values["tenant"], values["stack_user_project_id"]
+    ):
+        return None
+    tags = tuple(
+        row.keel_stack_tag for row in rows if row.keel_stack_tag is not None
+    )
     return record_without_deps(values, tags)
 
 

@@ -7,6 +7,7 @@ import uuid
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from keel_heat_core.db import (
     exceptions,
@@ -187,6 +188,30 @@ def test_the_read_of_a_stack_for_the_api(db: Database) -> None:
     assert stack.get_for_reading(db, "missing") is None
     stack.soft_delete(db, made.id)
     assert stack.get_for_reading(db, made.id) is None
+
+
+def test_the_read_of_a_stack_is_one_statement(db: Database) -> None:
+    """The stack and its tags come from one SELECT, with or without
+    tags."""
+    project = _project()
+    bare = builders.new_stack(db, project)
+    tagged = builders.new_stack(db, project)
+    stack_tag.set_tags(db, tagged.id, ["x", "y"])
+    selects: list[str] = []
+
+    def seen(_c: object, _cur: object, statement: str, *_: object) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            selects.append(statement)
+
+    sa.event.listen(db.engine, "before_cursor_execute", seen)
+    try:
+        read_bare = stack.get_for_reading(db, bare.id, Scope(project))
+        read_tagged = stack.get_for_reading(db, tagged.id, Scope(project))
+    finally:
+        sa.event.remove(db.engine, "before_cursor_execute", seen)
+    assert read_bare is not None and read_bare.tags == ()
+    assert read_tagged is not None and read_tagged.tags == ("x", "y")
+    assert len(selects) == 2, selects
 
 
 def test_a_list_without_graphs_is_the_same_list(db: Database) -> None:
