@@ -13,6 +13,7 @@ from oslo_log import log as logging
 from keel_heat_api import app as api_app
 from keel_heat_api.fault import WSGIApp
 from keel_heat_api.wsgi_config import DEFAULT_CONFIG, config_files
+from keel_heat_core import heap
 from keel_heat_core.db.health import database_check
 
 __all__ = ["DEFAULT_CONFIG", "application", "init_application"]
@@ -36,3 +37,5 @@ def init_application() -> WSGIApp:
 
 
 application = init_application()
+# the application and everything it loaded live as long as the worker
+heap.freeze_startup_objects()

@@ -14,6 +14,7 @@ from oslo_log import log as logging
 from keel_heat_api import cfn
 from keel_heat_api.fault import WSGIApp
 from keel_heat_api.wsgi_config import config_files
+from keel_heat_core import heap
 from keel_heat_core.db.health import database_check
 
 PROG = "keel-heat-api-cfn"
@@ -35,3 +36,5 @@ def init_application() -> WSGIApp:
 
 
 application = init_application()
+# the application and everything it loaded live as long as the worker
+heap.freeze_startup_objects()

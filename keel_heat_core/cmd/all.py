@@ -19,7 +19,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 
-from keel_heat_core import plugins
+from keel_heat_core import heap, plugins
 from keel_heat_core.cmd import prepare_conf
 from keel_heat_core.cmd.engine_service import (
     EngineServiceFactory,
@@ -175,6 +175,7 @@ def run(
         )
     for server in servers:
         server.start()
+    heap.freeze_startup_objects()
     LOG.info(
         "%s ready: native API %s/ CFN API %s",
         PROG,

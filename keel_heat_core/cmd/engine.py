@@ -16,7 +16,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 
-from keel_heat_core import plugins
+from keel_heat_core import heap, plugins
 from keel_heat_core.cmd import prepare_conf
 from keel_heat_core.cmd.engine_service import (
     EngineService,
@@ -64,6 +64,10 @@ class EngineWorker(cotyledon.Service):
         )
         self._service = self._factory(self._conf, self.engine_id)
         self._service.start()
+        # what start-up built lives as long as the process: full
+        # collections need not walk it again during traversals
+        frozen = heap.freeze_startup_objects()
+        LOG.debug("Engine worker %s froze %d objects", self.worker_id, frozen)
         self._started.set()
 
     def terminate(self) -> None:
