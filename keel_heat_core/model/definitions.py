@@ -52,6 +52,7 @@ class StoredTemplate(Mapping[str, "TemplateResource"]):
         self._outputs_view = ThreadView()
         self._outputs: dict[str, OutputDefinition] | None = None
         self._outputs_lock = threading.Lock()
+        self._output_names: dict[str | None, frozenset[str]] | None = None
         self._resources = {
             name: TemplateResource(self, name, rdefn.resource_type)
             for name, rdefn in pending.resource_definitions().items()
@@ -91,6 +92,28 @@ class StoredTemplate(Mapping[str, "TemplateResource"]):
                         )
                         self._outputs = stack.outputs()
             yield self._outputs
+
+    def output_resource_names(
+        self, key: str | None = None
+    ) -> frozenset[str] | None:
+        """The resources the outputs' values refer to: every output's, or
+        only output ``key``'s. Worked out once per stored template.
+
+        :returns: ``None`` when the outputs section does not parse (the
+            read of the outputs then reports why).
+        """
+        if self._output_names is None:
+            try:
+                defined = self._pending.outputs()
+            except Exception:
+                return None
+            names: dict[str | None, frozenset[str]] = {
+                name: frozenset(output.required_resource_names())
+                for name, output in defined.items()
+            }
+            names[None] = frozenset().union(*names.values())
+            self._output_names = names
+        return self._output_names.get(key, frozenset())
 
     def dependency_names(self, name: str) -> list[str]:
         """Names ``name`` depends on (explicit, then implicit)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 INIT, CREATE, UPDATE, DELETE, ROLLBACK = (
@@ -167,8 +167,11 @@ class ResourceStore(Protocol):
     def get_resource(self, resource_id: int) -> ResourceRow | None:
         """One row, or None."""
 
-    def get_resources(self, stack_id: str) -> list[ResourceRow]:
-        """Every row of a stack (any state)."""
+    def get_resources(
+        self, stack_id: str, names: Collection[str] | None = None
+    ) -> list[ResourceRow]:
+        """Every row of a stack (any state); only the rows of these
+        resource names when ``names`` is given."""
 
     def insert_resource(self, row: ResourceRow) -> int:
         """Insert a row; returns its new id."""

@@ -13,7 +13,13 @@ import dataclasses
 import datetime
 import json
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    Collection,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from typing import Any
 
 from keel_heat_core.convergence.store import (
@@ -299,10 +305,15 @@ class DbResourceStore:
         rec = resource_repo.get(self.db, resource_id)
         return None if rec is None else resource_row(rec)
 
-    def get_resources(self, stack_id: str) -> list[r.ResourceRow]:
+    def get_resources(
+        self, stack_id: str, names: Collection[str] | None = None
+    ) -> list[r.ResourceRow]:
+        filters = None if names is None else {"name": sorted(names)}
         return [
             resource_row(rec)
-            for rec in resource_repo.get_all_by_stack(self.db, stack_id)
+            for rec in resource_repo.get_all_by_stack(
+                self.db, stack_id, filters
+            )
         ]
 
     def insert_resource(self, row: r.ResourceRow) -> int:

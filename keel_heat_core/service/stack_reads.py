@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from keel_heat_core import exception
@@ -29,12 +29,24 @@ class RowsView:
     Attributes are read from the resources' plugins, built on demand.
     The rows are read (in one query) only when an output refers to a
     resource: a status poll of a stack without outputs reads none.
+
+    :param names: the resources the values to resolve refer to, when
+        known: only their rows are read (a stack of 1000 resources with
+        one output reads one row). A name outside them that a function
+        asks for after all reads every row.
     """
 
-    def __init__(self, api: StackAPI, stack: r.StackRow, stored: Any) -> None:
+    def __init__(
+        self,
+        api: StackAPI,
+        stack: r.StackRow,
+        stored: Any,
+        names: Collection[str] | None = None,
+    ) -> None:
         self._api = api
         self._stack = stack
         self._stored = stored
+        self._names = None if names is None else frozenset(names)
         self._loaded: dict[str, r.ResourceRow] | None = None
         # one plugin per resource for the view's life (one API call): the
         # outputs of a stack read the same resources again and again
@@ -43,18 +55,23 @@ class RowsView:
         # of one resource: one lookup)
         self._refs: dict[str, str | None] = {}
 
-    @property
-    def _rows(self) -> dict[str, r.ResourceRow]:
+    def _read(self) -> dict[str, r.ResourceRow]:
+        rows = self._api.deps.resources.get_resources(
+            self._stack.id, self._names
+        )
+        return {
+            row.name: row
+            for row in rows
+            if row.name in self._stored and row.replaced_by is None
+        }
+
+    def _row(self, name: str) -> r.ResourceRow | None:
         if self._loaded is None:
-            live = [
-                row
-                for row in self._api.deps.resources.get_resources(
-                    self._stack.id
-                )
-                if row.name in self._stored and row.replaced_by is None
-            ]
-            self._loaded = {row.name: row for row in live}
-        return self._loaded
+            self._loaded = self._read()
+        if self._names is not None and name not in self._names:
+            self._names = None
+            self._loaded = self._read()
+        return self._loaded.get(name)
 
     def reference_id(self, name: str) -> str | None:
         if name not in self._refs:
@@ -62,7 +79,7 @@ class RowsView:
         return self._refs[name]
 
     def _reference_id(self, name: str) -> str | None:
-        row = self._rows.get(name)
+        row = self._row(name)
         if row is None:
             return None
         if row.action == r.INIT:
@@ -78,7 +95,9 @@ class RowsView:
         """The plugin of resource ``name`` over its stored row."""
         found = self._plugins.get(name)
         if found is None:
-            row = self._rows[name]
+            row = self._row(name)
+            if row is None:
+                raise KeyError(name)
             found = self._plugins[name] = self._api.deps.plugins(
                 self._stored[name],
                 row,
@@ -88,7 +107,7 @@ class RowsView:
         return found
 
     def attribute(self, name: str, attr: str, path: Sequence[Any] = ()) -> Any:
-        row = self._rows.get(name)
+        row = self._row(name)
         if row is None or row.action not in _ATTR_ACTIONS:
             return None
         return self.plugin(name).FnGetAtt(attr, *path)
@@ -96,7 +115,7 @@ class RowsView:
     def all_attributes(self, name: str) -> dict[str, Any] | None:
         """Every attribute but ``show`` (``get_attr: [name]``); ``None``
         before the resource was created or when it failed."""
-        row = self._rows.get(name)
+        row = self._row(name)
         if row is None or row.action not in _ATTR_ACTIONS:
             return None
         if row.status not in ("IN_PROGRESS", "COMPLETE"):
@@ -145,7 +164,9 @@ class StackReads:
         self, stack: r.StackRow, stored: Any, key: str | None = None
     ) -> list[dict[str, Any]]:
         out = []
-        with stored.outputs(RowsView(self.api, stack, stored)) as defined:
+        names = stored.output_resource_names(key)
+        view = RowsView(self.api, stack, stored, names=names)
+        with stored.outputs(view) as defined:
             for name, output in defined.items():
                 if key is not None and name != key:
                     continue

@@ -394,3 +394,67 @@ def test_adopt_takes_over_existing_resources(cloud: Cloud) -> None:
         "COMPLETE",
         "phys-123",
     )
+
+
+def test_outputs_read_only_the_rows_they_refer_to(
+    cloud: Cloud, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A show of a stack of 30 resources whose outputs name two reads
+    those two rows; ``output_show`` of one output reads its own."""
+    resources = {
+        f"r{i}": {
+            "type": "OS::Heat::TestResource",
+            "properties": {"value": f"v{i}"},
+        }
+        for i in range(30)
+    }
+    template = {
+        "heat_template_version": "2021-04-16",
+        "resources": resources,
+        "outputs": {
+            "attr": {"value": {"get_attr": ["r3", "output"]}},
+            "ref": {
+                "value": {
+                    "str_replace": {
+                        "template": "id=ID",
+                        "params": {"ID": {"get_resource": "r7"}},
+                    }
+                }
+            },
+            "plain": {"value": "no resource"},
+        },
+    }
+    api = cloud.endpoint(0)
+    ident = api.create_stack(cloud.ctxt, "narrow", template, {}, {}, {})
+    wait_state(cloud, ident, "CREATE_COMPLETE")
+    physical = {
+        rec.name: rec.nova_instance
+        for rec in resource_repo.get_all_by_stack(cloud.db, ident["stack_id"])
+    }
+    read: list[list[str]] = []
+    real = resource_repo.get_all_by_stack
+
+    def spy(db: object, stack_id: str, filters: object = None) -> object:
+        found = real(db, stack_id, filters)  # type: ignore[arg-type]
+        read.append(sorted(str(rec.name) for rec in found))
+        return found
+
+    monkeypatch.setattr(resource_repo, "get_all_by_stack", spy)
+    (shown,) = api.show_stack(cloud.ctxt, ident)
+    outputs = {o["output_key"]: o["output_value"] for o in shown["outputs"]}
+    assert outputs == {
+        "attr": "v3",
+        "ref": f"id={physical['r7']}",
+        "plain": "no resource",
+    }
+    assert read == [["r3", "r7"]]
+
+    read.clear()
+    shown_one = api.show_output(cloud.ctxt, ident, "attr")
+    assert shown_one["output_value"] == "v3"
+    assert read == [["r3"]]
+
+    read.clear()
+    shown_plain = api.show_output(cloud.ctxt, ident, "plain")
+    assert shown_plain["output_value"] == "no resource"
+    assert read == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import types
+from collections.abc import Collection
 from typing import Any
 
 import pytest
@@ -29,8 +30,10 @@ class Store:
         self.rows = rows
         self.events: list[r.EventRecord] = []
 
-    def get_resources(self, stack_id: str) -> list[r.ResourceRow]:
-        return list(self.rows)
+    def get_resources(
+        self, stack_id: str, names: Collection[str] | None = None
+    ) -> list[r.ResourceRow]:
+        return [x for x in self.rows if names is None or x.name in names]
 
     def add_event(self, event: r.EventRecord) -> None:
         self.events.append(event)

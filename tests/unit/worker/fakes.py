@@ -9,7 +9,7 @@ import itertools
 import random
 import threading
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from keel_heat_core.convergence.memory_store import MemorySyncPointStore
@@ -102,12 +102,15 @@ class Stores:
         with self.lock:
             return copy.deepcopy(self.resources.get(resource_id))
 
-    def get_resources(self, stack_id: str) -> list[r.ResourceRow]:
+    def get_resources(
+        self, stack_id: str, names: Collection[str] | None = None
+    ) -> list[r.ResourceRow]:
         with self.lock:
             return [
                 copy.deepcopy(x)
                 for x in self.resources.values()
                 if x.stack_id == stack_id
+                and (names is None or x.name in names)
             ]
 
     def insert_resource(self, row: r.ResourceRow) -> int:
