@@ -52,7 +52,9 @@ class StoredTemplate(Mapping[str, "TemplateResource"]):
         self._outputs_view = ThreadView()
         self._outputs: dict[str, OutputDefinition] | None = None
         self._outputs_lock = threading.Lock()
-        self._output_names: dict[str | None, frozenset[str]] | None = None
+        self._output_names: dict[str | None, frozenset[str] | None] | None = (
+            None
+        )
         self._resources = {
             name: TemplateResource(self, name, rdefn.resource_type)
             for name, rdefn in pending.resource_definitions().items()
@@ -99,19 +101,28 @@ class StoredTemplate(Mapping[str, "TemplateResource"]):
         """The resources the outputs' values refer to: every output's, or
         only output ``key``'s. Worked out once per stored template.
 
-        :returns: ``None`` when the outputs section does not parse (the
-            read of the outputs then reports why).
+        :returns: ``None`` when they are not known: the outputs section
+            does not parse, or an output names a resource the template
+            does not have. The read of the outputs then reports why, as
+            each output's error.
         """
         if self._output_names is None:
             try:
                 defined = self._pending.outputs()
             except Exception:
                 return None
-            names: dict[str | None, frozenset[str]] = {
-                name: frozenset(output.required_resource_names())
-                for name, output in defined.items()
-            }
-            names[None] = frozenset().union(*names.values())
+            names: dict[str | None, frozenset[str] | None] = {}
+            for name, output in defined.items():
+                try:
+                    names[name] = frozenset(output.required_resource_names())
+                except Exception:
+                    names[name] = None
+            every = list(names.values())
+            names[None] = (
+                None
+                if any(one is None for one in every)
+                else frozenset().union(*(one or () for one in every))
+            )
             self._output_names = names
         return self._output_names.get(key, frozenset())
 

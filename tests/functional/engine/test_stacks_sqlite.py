@@ -458,3 +458,36 @@ def test_outputs_read_only_the_rows_they_refer_to(
     shown_plain = api.show_output(cloud.ctxt, ident, "plain")
     assert shown_plain["output_value"] == "no resource"
     assert read == []
+
+
+def test_an_output_naming_an_unknown_resource_keeps_its_error(
+    cloud: Cloud,
+) -> None:
+    """When an output's resources cannot be worked out, the show reads
+    every row: the other outputs resolve and the bad one reports its
+    error, as before."""
+    template = {
+        "heat_template_version": "2021-04-16",
+        "resources": {
+            f"r{i}": {
+                "type": "OS::Heat::TestResource",
+                "properties": {"value": f"v{i}"},
+            }
+            for i in range(3)
+        },
+        "outputs": {
+            "good": {"value": {"get_attr": ["r1", "output"]}},
+            "bad": {"value": {"get_resource": "nope"}},
+        },
+    }
+    api = cloud.endpoint(0)
+    ident = api.create_stack(cloud.ctxt, "unknown", template, {}, {}, {})
+    wait_state(cloud, ident, "CREATE_COMPLETE")
+    (shown,) = api.show_stack(cloud.ctxt, ident)
+    by_key = {o["output_key"]: o for o in shown["outputs"]}
+    assert by_key["good"]["output_value"] == "v1"
+    assert by_key["bad"]["output_value"] is None
+    assert by_key["bad"]["output_error"] == (
+        'The specified reference "nope" (in unknown) is incorrect.'
+    )
+    assert api.show_output(cloud.ctxt, ident, "good")["output_value"] == "v1"
