@@ -66,10 +66,11 @@ class RowsView:
         }
 
     def _row(self, name: str) -> r.ResourceRow | None:
-        if self._loaded is None:
-            self._loaded = self._read()
         if self._names is not None and name not in self._names:
+            # undeclared: every row, read once (not the declared ones first)
             self._names = None
+            self._loaded = None
+        if self._loaded is None:
             self._loaded = self._read()
         return self._loaded.get(name)
 
