@@ -33,7 +33,9 @@ def test_freeze_collects_first_then_freezes_what_is_left() -> None:
     del gone
     frozen = heap.freeze_startup_objects()
     assert probe() is None
-    assert frozen == gc.get_freeze_count() > len(kept)
+    # other threads of the test process may free frozen objects in the
+    # meantime: the count can only have fallen
+    assert frozen >= gc.get_freeze_count() > len(kept)
     # what was kept is out of the generations a collection walks
     tracked = {id(obj) for obj in gc.get_objects()}
     assert not any(id(obj) in tracked for obj in kept)
