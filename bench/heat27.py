@@ -87,6 +87,35 @@ def ensure_venv() -> pathlib.Path:
     return venv
 
 
+#: what each MariaDB driver of the launcher's ``--db-driver`` needs in
+#: Heat's virtualenv beyond ``REQUIREMENTS`` (PyMySQL is one of them)
+DRIVER_PACKAGES = {"pymysql": (), "mysqldb": ("mysqlclient",)}
+_DRIVER_MODULES = {"mysqlclient": "MySQLdb"}
+
+
+def ensure_driver(venv: pathlib.Path, driver: str) -> None:
+    """Install the database driver Heat is to run with, once.
+
+    mysqlclient builds against libmariadb; it is installed only when a
+    run asks for it, so a machine without the headers can still run
+    Heat on PyMySQL.
+    """
+    for package in DRIVER_PACKAGES[driver]:
+        module = _DRIVER_MODULES[package]
+        python = str(venv / "bin" / "python")
+        probe = subprocess.run(
+            [python, "-c", f"import {module}"],
+            capture_output=True,
+            check=False,
+        )
+        if probe.returncode == 0:
+            continue
+        subprocess.run(
+            [python, "-m", "pip", "install", "-q", package],
+            check=True,
+        )
+
+
 def paste_config(venv: pathlib.Path) -> pathlib.Path:
     """Heat's ``api-paste.ini`` as its package installed it."""
     found = sorted(venv.glob("etc/heat/api-paste.ini"))

@@ -218,6 +218,7 @@ class Deployment:
 
     def _start_heat(self, sections: dict[str, dict[str, Any]]) -> None:
         venv = heat27.ensure_venv()
+        heat27.ensure_driver(venv, self.db_driver)
         sections["DEFAULT"]["log_file"] = str(self.workdir / "heat.log")
         sections["paste_deploy"] = {
             "api_paste_config": str(heat27.paste_config(venv))
