@@ -62,6 +62,12 @@ class ReadAhead:
     what the swap's write means for the node (a ``Ready`` or None), and
     ``follow``, if any, runs after the read in the same transaction
     with the means to read and swap more rows there (:class:`Follow`).
+
+    ``line``: the rows of the nodes this thread is likely to run after
+    this one, each the only successor fired by the one before (a chain).
+    A store may read them with this one and answer their own read aheads
+    from that read while it is fresh (``docs/design/resume.md``, "Reading
+    a line ahead"); a store that does not leaves it unused.
     """
 
     resource_id: int
@@ -69,6 +75,7 @@ class ReadAhead:
     found: tuple[Any, Any] | None = None
     outcome: Callable[[], Any] | None = None
     follow: Follow | None = None
+    line: tuple[int, ...] = ()
 
 
 class InTransaction(Protocol):

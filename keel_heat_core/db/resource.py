@@ -67,30 +67,27 @@ _STACK_TABLE = models.table_of(models.Stack)
 _DATA_TABLE = models.table_of(models.ResourceData)
 #: the prefix of the stack's columns in :data:`_GET_WITH_STACK`
 _S = "stack__"
-#: a row and its live stack (without the graph) in one statement
-_GET_WITH_STACK = (
-    _SELECT.add_columns(
-        *(c.label(_S + c.name) for c in stack_repo.NO_DEPS_COLUMNS),
-        # looked at for a row not created yet only: ``resource_data`` has
-        # no index on ``resource_id`` in Heat's PostgreSQL schema, and the
-        # create's lookup this replaces scanned it as well
-        case(
-            (
-                _TABLE.c.action == "INIT",
-                exists().where(_DATA_TABLE.c.resource_id == _TABLE.c.id),
-            ),
-            else_=None,
-        ).label("has_data"),
-    )
-    .outerjoin(
-        _STACK_TABLE,
-        and_(
-            _STACK_TABLE.c.id == _TABLE.c.stack_id,
-            _STACK_TABLE.c.deleted_at.is_(None),
+#: rows and their live stack (without the graph) in one statement
+_WITH_STACK = _SELECT.add_columns(
+    *(c.label(_S + c.name) for c in stack_repo.NO_DEPS_COLUMNS),
+    # looked at for a row not created yet only: ``resource_data`` has
+    # no index on ``resource_id`` in Heat's PostgreSQL schema, and the
+    # create's lookup this replaces scanned it as well
+    case(
+        (
+            _TABLE.c.action == "INIT",
+            exists().where(_DATA_TABLE.c.resource_id == _TABLE.c.id),
         ),
-    )
-    .where(_TABLE.c.id == bindparam("id"))
+        else_=None,
+    ).label("has_data"),
+).outerjoin(
+    _STACK_TABLE,
+    and_(
+        _STACK_TABLE.c.id == _TABLE.c.stack_id,
+        _STACK_TABLE.c.deleted_at.is_(None),
+    ),
 )
+_GET_WITH_STACK = _WITH_STACK.where(_TABLE.c.id == bindparam("id"))
 _GET_LOCK = select(
     _TABLE.c.engine_id, _TABLE.c.atomic_key, _TABLE.c.current_template_id
 ).where(_TABLE.c.id == bindparam("id"))
@@ -183,6 +180,29 @@ def get_with_stack_in(
     row = conn.execute(_GET_WITH_STACK, {"id": resource_id}).first()
     if row is None:
         return None, None
+    return _split(db, row)
+
+
+def get_many_with_stack_in(
+    db: Database, conn: Connection, resource_ids: Sequence[int]
+) -> dict[int, tuple[records.ResourceRecord, records.StackRecord | None]]:
+    """:func:`get_with_stack_in` of several rows by one statement: the
+    rows that exist, by id."""
+    if not resource_ids:
+        return {}
+    rows = conn.execute(_GET_MANY_WITH_STACK, {"ids": list(resource_ids)})
+    return {pair[0].id: pair for pair in (_split(db, row) for row in rows)}
+
+
+_GET_MANY_WITH_STACK = _WITH_STACK.where(
+    _TABLE.c.id.in_(bindparam("ids", expanding=True))
+)
+
+
+def _split(
+    db: Database, row: Any
+) -> tuple[records.ResourceRecord, records.StackRecord | None]:
+    """A row of ``_GET_WITH_STACK`` as its resource and stack records."""
     m = row._mapping
     has = m["has_data"]
     rec = _record(db, row, has_data=None if has is None else bool(has))

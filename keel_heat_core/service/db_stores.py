@@ -13,6 +13,7 @@ import dataclasses
 import datetime
 import json
 import threading
+import time
 from collections.abc import (
     Callable,
     Collection,
@@ -92,7 +93,7 @@ def _read_ahead_in(
     def read(conn: Any) -> None:
         if stacks is None or not (ahead.after is None or ahead.after.matched):
             return
-        ahead.found = stacks.resource_and_stack_in(conn, ahead.resource_id)
+        ahead.found = stacks.read_ahead_in(conn, ahead.resource_id, ahead.line)
         if ahead.follow is not None and ahead.after is None:
             ahead.follow(ahead, _InTransaction(stacks, conn))
 
@@ -155,17 +156,29 @@ def _first_write_in(write: FirstWrite) -> Callable[[Any], None]:
     return run
 
 
+#: a resource row and its live stack, as a node reads them
+_Pair = tuple[r.ResourceRow | None, r.StackRow | None]
+
+
 class DbStackStore:
     """:class:`~keel_heat_core.model.rows.StackStore` over the database."""
 
     #: parsed ``current_deps`` kept per store (stacks being traversed)
     DEPS_CACHE_SIZE = 256
+    #: how long rows read with a line answer their own read ahead
+    #: (seconds); older ones are read again
+    LINE_FRESH_S = 0.1
 
-    def __init__(self, db: Database) -> None:
+    def __init__(
+        self, db: Database, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.db = db
         #: ``(stack id, traversal) -> parsed current_deps``
         self._deps: dict[tuple[str, str], Any] = {}
         self._lock = threading.Lock()
+        self._clock = clock
+        #: per thread: rows read with a line, ``{id: (when, pair)}``
+        self._lines = threading.local()
 
     def get_stack(self, stack_id: str) -> r.StackRow | None:
         with self.db.connection() as conn:
@@ -190,6 +203,45 @@ class DbStackStore:
             return None, None
         row = None if stack is None else self._with_deps(conn, stack)
         return resource_row(rec), row
+
+    def read_ahead_in(
+        self, conn: Any, resource_id: int, line: Sequence[int] = ()
+    ) -> tuple[r.ResourceRow | None, r.StackRow | None]:
+        """A node's read ahead (``ReadAhead``) on ``conn``'s transaction,
+        with the rows of its ``line`` when it has one.
+
+        Rows read with a line answer their own read ahead, in the same
+        thread, while no older than :attr:`LINE_FRESH_S`; that answer
+        takes no statement (``docs/design/resume.md``, "Reading a line
+        ahead"). Any other read forgets what the line left.
+        """
+        spare: dict[int, tuple[float, _Pair]] | None = getattr(
+            self._lines, "rows", None
+        )
+        if spare:
+            kept = spare.pop(resource_id, None)
+            if kept is not None and (
+                self._clock() - kept[0] <= self.LINE_FRESH_S
+            ):
+                return kept[1]
+            spare.clear()
+        if not line:
+            return self.resource_and_stack_in(conn, resource_id)
+        read_at = self._clock()
+        found = resource_repo.get_many_with_stack_in(
+            self.db, conn, [resource_id, *line]
+        )
+        pairs = {
+            key: (
+                resource_row(rec),
+                None if stack is None else self._with_deps(conn, stack),
+            )
+            for key, (rec, stack) in found.items()
+        }
+        self._lines.rows = {
+            key: (read_at, pairs[key]) for key in line if key in pairs
+        }
+        return pairs.get(resource_id, (None, None))
 
     def _stack_in(self, conn: Any, stack_id: str) -> r.StackRow | None:
         rec = stack_repo.get_without_deps_in(conn, stack_id)

@@ -33,6 +33,10 @@ def node_values(
     return value_for
 
 
+#: how many rows a read ahead reads at most: the successor's and those
+#: of the line after it (``ReadAhead.line``)
+LINE = 8
+
 #: hooks after which a node pauses before it reports to its successors
 POST_HOOKS = (hooks.POST_CREATE, hooks.POST_UPDATE, hooks.POST_DELETE)
 
@@ -120,5 +124,33 @@ class Handoff:
                 continue
             write = firing.get((sync_point.entity_id_of(succ), succ.is_update))
             if write is not None:
-                return ReadAhead(int(succ.entity_id), write)
+                return ReadAhead(
+                    int(succ.entity_id), write, line=self._line(succ)
+                )
         return None
+
+    def _line(self, first: Node) -> tuple[int, ...]:
+        """The resource rows that likely follow ``first`` in this thread:
+        each the first successor (in :meth:`CheckResource._keep`'s order)
+        whose only predecessor is the one before, up to :data:`LINE`
+        rows with ``first``'s. A guess: a row that is not run next is
+        read for nothing, and one whose node does not come in time is
+        read again."""
+        graph = self._graph
+        ids: list[int] = []
+        node = first
+        while len(ids) < LINE - 1:
+            after = next(
+                (
+                    succ
+                    for succ in sync_point.successors_in_order(graph, node)
+                    if succ.node_type == "resource"
+                    and graph.requires(succ) == [node]
+                ),
+                None,
+            )
+            if after is None:
+                break
+            ids.append(int(after.entity_id))
+            node = after
+        return tuple(ids)

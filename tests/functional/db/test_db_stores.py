@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime
+import threading
 import uuid
 from collections.abc import Iterator
 
@@ -296,6 +297,95 @@ def test_a_release_reads_the_node_it_hands_over_in_its_transaction(
     assert ahead.found[1].current_deps == graph
     assert missed.found is None
     assert len(commits) == 1
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@contextlib.contextmanager
+def selects_of(db: Database) -> Iterator[list[str]]:
+    """The SELECT statements run inside the block."""
+    statements: list[str] = []
+
+    def seen(_c: object, _cur: object, stmt: str, *_: object) -> None:
+        if stmt.lstrip().upper().startswith("SELECT"):
+            statements.append(stmt)
+
+    sa.event.listen(db.engine, "before_cursor_execute", seen)
+    try:
+        yield statements
+    finally:
+        sa.event.remove(db.engine, "before_cursor_execute", seen)
+
+
+def test_a_line_read_ahead_answers_the_next_reads_while_fresh(
+    db: Database,
+) -> None:
+    graph = {"edges": [[[1, True], None]]}
+    st = builders.new_stack(db, status="IN_PROGRESS", current_deps=graph)
+    line = [builders.new_resource(db, st, name=f"r{i}") for i in range(4)]
+    ids = [res.id for res in line]
+    clock = _Clock()
+    stacks = DbStackStore(db, clock=clock)
+    alone = {key: stacks.get_resource_and_stack(key) for key in ids}
+    with selects_of(db) as selects, db.connection() as conn:
+        # the first read takes the rows of the line after it as well
+        first = stacks.read_ahead_in(conn, ids[0], ids[1:])
+        assert len(selects) == 1
+        # which answer the reads of the next nodes without a statement
+        clock.now += stacks.LINE_FRESH_S
+        second = stacks.read_ahead_in(conn, ids[1], ids[2:])
+        assert len(selects) == 1
+        # a row read with the line is too old now: it is read again, and
+        # what the line left is forgotten
+        clock.now += 0.001
+        third = stacks.read_ahead_in(conn, ids[2], ())
+        assert len(selects) == 2
+        fourth = stacks.read_ahead_in(conn, ids[3], ())
+        assert len(selects) == 3
+    assert [first, second, third, fourth] == [alone[key] for key in ids]
+    assert first[1] is not None and first[1].current_deps == graph
+
+
+def test_a_line_read_ahead_is_used_once_and_by_its_thread_only(
+    db: Database,
+) -> None:
+    graph = {"edges": [[[1, True], None]]}
+    st = builders.new_stack(db, status="IN_PROGRESS", current_deps=graph)
+    line = [builders.new_resource(db, st, name=f"r{i}") for i in range(3)]
+    ids = [res.id for res in line]
+    stacks = DbStackStore(db)
+    stacks.get_resource_and_stack(ids[0])  # the graph, once per traversal
+    with selects_of(db) as selects:
+        # (a transaction each: SQLite takes its write lock at BEGIN)
+        with db.connection() as conn:
+            stacks.read_ahead_in(conn, ids[0], ids[1:])
+
+        def elsewhere() -> None:
+            with db.connection() as own:
+                stacks.read_ahead_in(own, ids[1], ())
+
+        # another thread finds nothing the line left
+        other = threading.Thread(target=elsewhere)
+        other.start()
+        other.join()
+        assert len(selects) == 2
+        with db.connection() as conn:
+            # a read ahead of a row off the line reads, and forgets the
+            # line: the row it left is not used afterwards
+            stacks.read_ahead_in(conn, ids[2] + 1000, ())
+            stacks.read_ahead_in(conn, ids[1], ())
+            assert len(selects) == 4
+            # nor is a row used twice
+            stacks.read_ahead_in(conn, ids[0], ids[1:])
+            stacks.read_ahead_in(conn, ids[1], ())
+            stacks.read_ahead_in(conn, ids[1], ())
+            assert len(selects) == 6
 
 
 def test_a_local_outcome_is_one_commit_with_its_data(db: Database) -> None:

@@ -193,6 +193,27 @@ def test_a_node_run_next_here_was_read_by_its_predecessors_release() -> None:
     ]
 
 
+def test_a_read_ahead_names_the_line_that_follows_it() -> None:
+    h = Harness(successor_here=True)
+    chain = {"r0": {"properties": {"value": "0"}}}
+    for i in range(1, 12):
+        chain[f"r{i}"] = {
+            "properties": {"value": "0"},
+            "depends_on": [f"r{i - 1}"],
+        }
+    sid, ids, seen = created(h, chain)
+    order = [ids[f"r{i}"] for i in range(12)]
+    lines = [(x.resource_id, x.line) for x in seen.ahead]
+    # each release reads its successor and at most seven rows after it
+    assert lines == [
+        (order[i], tuple(order[i + 1 : min(i + 8, 12)])) for i in range(1, 12)
+    ]
+    # a join ends a line: c has two predecessors (and is not handed over)
+    h = Harness(successor_here=True)
+    sid, ids, seen = created(h, JOIN)
+    assert [(x.resource_id, x.line) for x in seen.ahead] == [(ids["b"], ())]
+
+
 def test_a_node_cast_elsewhere_is_not_read_ahead() -> None:
     recorded, ids = line_created(successor_here=False)
     assert recorded.ahead == []
