@@ -52,6 +52,22 @@ def commits_of(db: Database) -> Iterator[list[object]]:
         sa.event.remove(db.engine, "commit", committed)
 
 
+@contextlib.contextmanager
+def selects_of(db: Database) -> Iterator[list[str]]:
+    """The SELECT statements run inside the block."""
+    statements: list[str] = []
+
+    def seen(_c: object, _cur: object, stmt: str, *_: object) -> None:
+        if stmt.lstrip().upper().startswith("SELECT"):
+            statements.append(stmt)
+
+    sa.event.listen(db.engine, "before_cursor_execute", seen)
+    try:
+        yield statements
+    finally:
+        sa.event.remove(db.engine, "before_cursor_execute", seen)
+
+
 def test_propagation_over_the_database(db: Database) -> None:
     st = builders.new_stack(db)
     trav = str(uuid.uuid4())
@@ -198,14 +214,7 @@ def test_a_traversal_graph_is_fetched_once_and_a_new_one_is_read(
     assert stacks.update_stack(
         st.id, st.current_traversal, {"current_deps": first}
     )
-    selects: list[str] = []
-
-    def seen(_c: object, _cur: object, stmt: str, *_: object) -> None:
-        if stmt.lstrip().upper().startswith("SELECT"):
-            selects.append(stmt)
-
-    sa.event.listen(db.engine, "before_cursor_execute", seen)
-    try:
+    with selects_of(db) as selects:
         for _ in range(3):
             row = stacks.get_stack(st.id)
             assert row is not None and row.current_deps == first
@@ -221,8 +230,6 @@ def test_a_traversal_graph_is_fetched_once_and_a_new_one_is_read(
         row = stacks.get_stack(st.id)
         assert row is not None and row.current_traversal == traversal
         assert row.current_deps == second
-    finally:
-        sa.event.remove(db.engine, "before_cursor_execute", seen)
 
 
 def test_a_node_reads_its_row_and_stack_with_one_statement(
@@ -233,17 +240,8 @@ def test_a_node_reads_its_row_and_stack_with_one_statement(
     res = builders.new_resource(db, st, action="CREATE", status="COMPLETE")
     stacks = DbStackStore(db)
     stacks.get_resource_and_stack(res.id)  # the graph, once per traversal
-    statements: list[str] = []
-
-    def seen(_c: object, _cur: object, stmt: str, *_: object) -> None:
-        if stmt.lstrip().upper().startswith("SELECT"):
-            statements.append(stmt)
-
-    sa.event.listen(db.engine, "before_cursor_execute", seen)
-    try:
+    with selects_of(db) as statements:
         row, stack = stacks.get_resource_and_stack(res.id)
-    finally:
-        sa.event.remove(db.engine, "before_cursor_execute", seen)
     assert len(statements) == 1, statements
     # what the two reads of their own give
     assert row == DbResourceStore(db).get_resource(res.id)
@@ -305,22 +303,6 @@ class _Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@contextlib.contextmanager
-def selects_of(db: Database) -> Iterator[list[str]]:
-    """The SELECT statements run inside the block."""
-    statements: list[str] = []
-
-    def seen(_c: object, _cur: object, stmt: str, *_: object) -> None:
-        if stmt.lstrip().upper().startswith("SELECT"):
-            statements.append(stmt)
-
-    sa.event.listen(db.engine, "before_cursor_execute", seen)
-    try:
-        yield statements
-    finally:
-        sa.event.remove(db.engine, "before_cursor_execute", seen)
 
 
 def test_a_line_read_ahead_answers_the_next_reads_while_fresh(
