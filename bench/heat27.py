@@ -88,9 +88,9 @@ def ensure_venv() -> pathlib.Path:
 
 
 #: what each MariaDB driver of the launcher's ``--db-driver`` needs in
-#: Heat's virtualenv beyond ``REQUIREMENTS`` (PyMySQL is one of them)
-DRIVER_PACKAGES = {"pymysql": (), "mysqldb": ("mysqlclient",)}
-_DRIVER_MODULES = {"mysqlclient": "MySQLdb"}
+#: Heat's virtualenv beyond ``REQUIREMENTS``: ``(package, module)``, or
+#: None (PyMySQL is one of the requirements)
+DRIVER_PACKAGES = {"pymysql": None, "mysqldb": ("mysqlclient", "MySQLdb")}
 
 
 def ensure_driver(venv: pathlib.Path, driver: str) -> None:
@@ -100,19 +100,17 @@ def ensure_driver(venv: pathlib.Path, driver: str) -> None:
     run asks for it, so a machine without the headers can still run
     Heat on PyMySQL.
     """
-    for package in DRIVER_PACKAGES[driver]:
-        module = _DRIVER_MODULES[package]
-        python = str(venv / "bin" / "python")
-        probe = subprocess.run(
-            [python, "-c", f"import {module}"],
-            capture_output=True,
-            check=False,
-        )
-        if probe.returncode == 0:
-            continue
+    needed = DRIVER_PACKAGES[driver]
+    if needed is None:
+        return
+    package, module = needed
+    python = str(venv / "bin" / "python")
+    probe = subprocess.run(
+        [python, "-c", f"import {module}"], capture_output=True, check=False
+    )
+    if probe.returncode != 0:
         subprocess.run(
-            [python, "-m", "pip", "install", "-q", package],
-            check=True,
+            [python, "-m", "pip", "install", "-q", package], check=True
         )
 
 

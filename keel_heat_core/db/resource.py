@@ -88,6 +88,9 @@ _WITH_STACK = _SELECT.add_columns(
     ),
 )
 _GET_WITH_STACK = _WITH_STACK.where(_TABLE.c.id == bindparam("id"))
+_GET_MANY_WITH_STACK = _WITH_STACK.where(
+    _TABLE.c.id.in_(bindparam("ids", expanding=True))
+)
 _GET_LOCK = select(
     _TABLE.c.engine_id, _TABLE.c.atomic_key, _TABLE.c.current_template_id
 ).where(_TABLE.c.id == bindparam("id"))
@@ -192,11 +195,6 @@ def get_many_with_stack_in(
         return {}
     rows = conn.execute(_GET_MANY_WITH_STACK, {"ids": list(resource_ids)})
     return {pair[0].id: pair for pair in (_split(db, row) for row in rows)}
-
-
-_GET_MANY_WITH_STACK = _WITH_STACK.where(
-    _TABLE.c.id.in_(bindparam("ids", expanding=True))
-)
 
 
 def _split(

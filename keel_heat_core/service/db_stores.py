@@ -201,8 +201,19 @@ class DbStackStore:
         )
         if rec is None:
             return None, None
-        row = None if stack is None else self._with_deps(conn, stack)
-        return resource_row(rec), row
+        return self._pair(conn, rec, stack)
+
+    def _pair(
+        self,
+        conn: Any,
+        rec: records.ResourceRecord,
+        stack: records.StackRecord | None,
+    ) -> _Pair:
+        """A row and its stack as a node reads them (graph included)."""
+        return (
+            resource_row(rec),
+            None if stack is None else self._with_deps(conn, stack),
+        )
 
     def read_ahead_in(
         self, conn: Any, resource_id: int, line: Sequence[int] = ()
@@ -232,10 +243,7 @@ class DbStackStore:
             self.db, conn, [resource_id, *line]
         )
         pairs = {
-            key: (
-                resource_row(rec),
-                None if stack is None else self._with_deps(conn, stack),
-            )
+            key: self._pair(conn, rec, stack)
             for key, (rec, stack) in found.items()
         }
         self._lines.rows = {

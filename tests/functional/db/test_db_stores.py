@@ -7,7 +7,7 @@ import dataclasses
 import datetime
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 import sqlalchemy as sa
@@ -38,34 +38,41 @@ def _no_sleep(_: float) -> None:
 
 
 @contextlib.contextmanager
-def commits_of(db: Database) -> Iterator[list[object]]:
+def _collected(
+    db: Database, event: str, pick: Callable[..., object | None]
+) -> Iterator[list[object]]:
+    """What ``pick`` makes of each ``event`` of the engine in the block
+    (None: nothing)."""
+    items: list[object] = []
+
+    def seen(*args: object) -> None:
+        item = pick(*args)
+        if item is not None:
+            items.append(item)
+
+    sa.event.listen(db.engine, event, seen)
+    try:
+        yield items
+    finally:
+        sa.event.remove(db.engine, event, seen)
+
+
+def commits_of(
+    db: Database,
+) -> contextlib.AbstractContextManager[list[object]]:
     """The connections of every commit made inside the block."""
-    commits: list[object] = []
-
-    def committed(conn: object) -> None:
-        commits.append(conn)
-
-    sa.event.listen(db.engine, "commit", committed)
-    try:
-        yield commits
-    finally:
-        sa.event.remove(db.engine, "commit", committed)
+    return _collected(db, "commit", lambda conn: conn)
 
 
-@contextlib.contextmanager
-def selects_of(db: Database) -> Iterator[list[str]]:
+def selects_of(
+    db: Database,
+) -> contextlib.AbstractContextManager[list[object]]:
     """The SELECT statements run inside the block."""
-    statements: list[str] = []
 
-    def seen(_c: object, _cur: object, stmt: str, *_: object) -> None:
-        if stmt.lstrip().upper().startswith("SELECT"):
-            statements.append(stmt)
+    def select(_c: object, _cur: object, stmt: str, *_: object) -> object:
+        return stmt if stmt.lstrip().upper().startswith("SELECT") else None
 
-    sa.event.listen(db.engine, "before_cursor_execute", seen)
-    try:
-        yield statements
-    finally:
-        sa.event.remove(db.engine, "before_cursor_execute", seen)
+    return _collected(db, "before_cursor_execute", select)
 
 
 def test_propagation_over_the_database(db: Database) -> None:
