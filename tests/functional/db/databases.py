@@ -11,6 +11,9 @@ from __future__ import annotations
 import contextlib
 import pathlib
 
+import sqlalchemy as sa
+
+from keel_heat_core.db.database import Database
 from keel_heat_core.testing.cloud import scratch_database
 
 ALL_BACKENDS = ("sqlite", "mariadb", "postgresql")
@@ -22,3 +25,34 @@ def scratch_url(
 ) -> contextlib.AbstractContextManager[str]:
     """Create an empty database; yield its URL; drop it."""
     return scratch_database(backend, tmp_dir, prefix="keel_db_")
+
+
+def backend_pid(db: Database) -> int:
+    """The server-side id of the connection the pool hands out next."""
+    with db.connection() as conn:
+        return connection_pid(conn)
+
+
+def connection_pid(conn: sa.Connection) -> int:
+    """The server-side id of ``conn``."""
+    query = (
+        "SELECT CONNECTION_ID()"
+        if conn.dialect.name == "mysql"
+        else "SELECT pg_backend_pid()"
+    )
+    return int(conn.execute(sa.text(query)).scalar_one())
+
+
+def kill_backend(db: Database, pid: int) -> None:
+    """End a server connection from another one, as a restart would."""
+    other = Database(str(db.engine.url.render_as_string(hide_password=False)))
+    try:
+        with other.connection() as conn:
+            if db.dialect == "mysql":
+                conn.execute(sa.text(f"KILL {pid}"))
+            else:
+                conn.execute(
+                    sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid}
+                )
+    finally:
+        other.dispose()

@@ -81,30 +81,6 @@ class DriverCalls:
         dialect.do_ping = do_ping  # type: ignore[method-assign]
 
 
-def _backend_pid(db: Database) -> int:
-    query = (
-        "SELECT CONNECTION_ID()"
-        if db.dialect == "mysql"
-        else "SELECT pg_backend_pid()"
-    )
-    with db.connection() as conn:
-        return int(conn.execute(sa.text(query)).scalar_one())
-
-
-def _kill(db: Database, pid: int) -> None:
-    other = Database(str(db.engine.url.render_as_string(hide_password=False)))
-    try:
-        with other.connection() as conn:
-            if db.dialect == "mysql":
-                conn.execute(sa.text(f"KILL {pid}"))
-            else:
-                conn.execute(
-                    sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid}
-                )
-    finally:
-        other.dispose()
-
-
 def test_a_committed_transaction_is_not_rolled_back_again(
     small_db: Database,
 ) -> None:
@@ -140,20 +116,20 @@ def test_an_idle_connection_the_server_dropped_is_replaced(
     small_db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(database_module, "IDLE_PING_SECONDS", 0.2)
-    first = _backend_pid(small_db)
-    _kill(small_db, first)
+    first = databases.backend_pid(small_db)
+    databases.kill_backend(small_db, first)
     time.sleep(0.5)
     calls = DriverCalls(small_db)
     # the pool holds one connection: the dropped one is found by the ping
     # and replaced, and the caller's transaction runs on the new one
-    second = _backend_pid(small_db)
+    second = databases.backend_pid(small_db)
     assert second != first
     assert calls.pings == 1
 
 
 def test_a_recently_used_connection_is_not_pinged(small_db: Database) -> None:
-    _backend_pid(small_db)
+    databases.backend_pid(small_db)
     calls = DriverCalls(small_db)
     for _ in range(3):
-        _backend_pid(small_db)
+        databases.backend_pid(small_db)
     assert calls.pings == 0
