@@ -635,3 +635,8 @@ class CircularDependencyException(HeatException):
     """A dependency cycle (Heat keeps this in its dependencies module)."""
 
     msg_fmt = "Circular Dependency Found: %(cycle)s"
+
+
+class RunLost(Exception):
+    """Not one of Heat's: a run of releases sharing one commit was rolled
+    back (``keel_heat_core.db.commit_runs``); its nodes run again."""

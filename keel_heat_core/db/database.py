@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool.base import reset_none
 
 from keel_heat_core import crypt
+from keel_heat_core.db.commit_runs import CommitRuns
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -82,6 +83,12 @@ class Database:
         self._sessions = sessionmaker(
             bind=self.engine, expire_on_commit=False, autoflush=False
         )
+        #: releases that share a commit (:mod:`.commit_runs`)
+        self.runs = CommitRuns(
+            self.engine,
+            enabled=self.engine.dialect.name in ("mysql", "postgresql"),
+            on_commit=_note_commit,
+        )
 
     @classmethod
     def from_conf(cls, conf: Any) -> Database:
@@ -114,22 +121,38 @@ class Database:
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[Session]:
-        """A session inside one transaction, committed on success."""
+        """A session inside one transaction, committed on success (after
+        this thread's open run of releases, :mod:`.commit_runs`)."""
+        self.runs.before_statement(defer=False)
         with self._sessions.begin() as session:
             yield session
 
     @contextlib.contextmanager
-    def connection(self) -> Iterator[Connection]:
+    def connection(self, defer: bool = False) -> Iterator[Connection]:
         """A Core connection inside one transaction, committed on success.
 
         For the engine's per-node statements: no ORM session, identity
         map or unit of work around statements that need none of them.
+
+        :param defer: a release that may share its commit with the next
+            ones of this thread (:mod:`.commit_runs`); otherwise this
+            thread's open run is committed first.
+        :raises RunLost: this thread's run was rolled back.
         """
+        runs = self.runs
+        joined = runs.before_statement(defer)
+        if joined is not None:
+            with runs.join(joined) as conn:
+                yield conn
+            return
+        if runs.defers(defer):
+            with runs.open() as conn:
+                yield conn
+            return
         with self.engine.connect() as conn:
             with conn.begin():
                 yield conn
-            # committed: the pool need not roll it back (see _reset)
-            conn.connection.info[COMMITTED] = True
+            _note_commit(conn)
 
     def encrypt(self, value: str | None) -> tuple[str | None, str | None]:
         """Encrypt with this database's key (see :mod:`crypt`)."""
@@ -217,6 +240,11 @@ COMMITTED = "keel_committed"
 IDLE_PING_SECONDS = 1.0
 #: ``SERVER_STATUS_IN_TRANS`` of the MySQL protocol's status flags.
 MYSQL_IN_TRANSACTION = 1
+
+
+def _note_commit(conn: Connection) -> None:
+    """Committed: the pool need not roll the connection back (_reset)."""
+    conn.connection.info[COMMITTED] = True
 
 
 def _check_only_when_needed(engine: Engine) -> None:

@@ -393,6 +393,7 @@ def update_with_properties(
     expected_engine_id: str | None = None,
     events: Sequence[Mapping[str, Any]] = (),
     then: Sequence[Callable[[Connection], Any]] = (),
+    defer: bool = False,
 ) -> bool:
     """:func:`update` that also stores new property values and events, in
     one transaction: the rpd row is inserted and referenced by
@@ -402,10 +403,14 @@ def update_with_properties(
     :param then: more writes of the caller's, each called with the
         connection after the compare-and-swap matched (in the same
         transaction; called again if the transaction is retried).
+    :param defer: the commit may wait for the next releases of this
+        thread (``Database.connection``); a miss then raises
+        :class:`~keel_heat_core.exception.RunLost` when earlier releases
+        are rolled back with it.
     """
     _check_columns(values)
     try:
-        with db.connection() as conn:
+        with db.connection(defer=defer) as conn:
             columns = dict(values)
             if properties is not None:
                 columns["rsrc_prop_data_id"] = rpd.insert_in_connection(

@@ -155,11 +155,14 @@ class ResourceStore(Protocol):
         events: Sequence[EventRecord] = (),
         then: Sequence[Any] = (),
         data: Sequence[DataWrite] = (),
+        defer: bool = False,
     ) -> bool:
         """The guarded UPDATE of the resource lock (engine spec §3.6);
         ``events``, the sync point writes ``then``
         (``convergence.store.FirstWrite``) and the row's resource-data
-        changes ``data`` are written with it, only when it matched."""
+        changes ``data`` are written with it, only when it matched.
+        ``defer``: its commit may be shared with the thread's next
+        releases (``keel_heat_core.db.commit_runs``)."""
 
     def read_lock(self, resource_id: int) -> Any:
         """The lock columns (``worker.lock.LockState``) or None."""

@@ -15,7 +15,12 @@ from keel_heat_core.service.plugin_factory import PluginFactory
 from keel_heat_core.service.snapshots import SnapshotFinisher
 from keel_heat_core.service.stack_creds import StackCredentials
 from keel_heat_core.worker.check_resource import CheckResource
-from keel_heat_core.worker.deps import Caster, Liveness, WorkerDeps
+from keel_heat_core.worker.deps import (
+    Caster,
+    CommittingCaster,
+    Liveness,
+    WorkerDeps,
+)
 
 LOG = logging.getLogger(__name__)
 
@@ -89,8 +94,9 @@ class DatabaseBackend:
             sync_points=self.sync_points,
             templates=self.templates,
             plugins=PluginFactory(self.db, self.stacks, creds=self.creds),
-            caster=caster,
+            caster=CommittingCaster(caster, self.db.runs),
             liveness=liveness,
+            commits=self.db.runs,
             stack_action_timeout=int(
                 _opt(self.conf, "stack_action_timeout", 3600)
             ),

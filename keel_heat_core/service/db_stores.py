@@ -457,6 +457,7 @@ class DbResourceStore:
         events: Sequence[r.EventRecord] = (),
         then: Sequence[InRelease] = (),
         data: Sequence[r.DataWrite] = (),
+        defer: bool = False,
     ) -> bool:
         if "properties" not in values and not (events or then or data):
             return resource_repo.update(
@@ -482,6 +483,8 @@ class DbResourceStore:
                 *(self._data_write(resource_id, item) for item in data),
                 *(self._in_release(item) for item in then),
             ],
+            # only a release whose successor runs next in this thread
+            defer=defer and any(isinstance(t, ReadAhead) for t in then),
         )
 
     def _data_write(

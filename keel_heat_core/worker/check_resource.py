@@ -19,7 +19,7 @@ from typing import Any
 from keel_heat_core.convergence import sync_point
 from keel_heat_core.convergence.node import Node, cleanup_node
 from keel_heat_core.convergence.store import ReadAhead
-from keel_heat_core.exception import UpdateReplace
+from keel_heat_core.exception import RunLost, UpdateReplace
 from keel_heat_core.graph import Graph
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.node_data import (
@@ -30,6 +30,7 @@ from keel_heat_core.model.node_data import (
 from keel_heat_core.worker import external, hooks, stack_state
 from keel_heat_core.worker.action import ActionCancelled, ActionTimeout
 from keel_heat_core.worker.cleanup_run import CleanupRun
+from keel_heat_core.worker.commit_line import LineCommits, Step
 from keel_heat_core.worker.deps import WorkerDeps
 from keel_heat_core.worker.handoff import Handoff, node_values
 from keel_heat_core.worker.lock import UpdateInProgress
@@ -110,23 +111,33 @@ class CheckResource(NodeRecovery):
     ) -> None:
         """Process one node (:meth:`check`), noting which row is worked on
         here, so that the resume pass can tell a lock of this engine that
-        nobody works on any more (:meth:`working_on`)."""
-        self._local.driving = True
+        nobody works on any more (:meth:`working_on`); then the
+        successors it kept for this thread instead of casting them, their
+        releases sharing commits (:class:`LineCommits`)."""
+        local = self._local
+        local.driving = True
+        runs = LineCommits(self.deps.commits)
+        step: Step | None = (ctxt, resource_id, args, kw, None)
+        first = True
         try:
-            self._run_one(ctxt, resource_id, args, kw)
-            # successors this thread kept for itself instead of casting
-            while self._local.next is not None:
-                ctxt, resource_id, args, kw, read = self._local.next
-                self._local.next = None
-                self._local.read = read
+            while step is not None:
+                ctxt, resource_id, args, kw, local.read = step
                 try:
                     self._run_one(ctxt, resource_id, args, kw)
+                except RunLost:
+                    pass  # runs.after re-runs the lost releases' nodes
                 except Exception:
+                    if first:
+                        raise
                     LOG.exception("check_resource %s failed", resource_id)
+                first = False
+                kept, local.next = local.next, None
+                step = runs.after((ctxt, resource_id, args, kw, None), kept)
         finally:
-            self._local.driving = False
-            self._local.next = None
-            self._local.read = None
+            local.driving = False
+            local.next = None
+            local.read = None
+            runs.stop()
 
     def _run_one(
         self,
@@ -618,7 +629,7 @@ class CheckResource(NodeRecovery):
                 new_failures=failures or None,
                 skip_propagate=skip or failure is not None,
                 sleep=deps.sleep,
-                deliver=deps.combiner.sync,
+                deliver=self._deliver,
                 delivered=handoff.writes if handoff is not None else (),
                 ahead=own_ahead,
             )
@@ -651,6 +662,12 @@ class CheckResource(NodeRecovery):
             stack_state.mark_complete(
                 deps, ctxt, stack, stack.current_traversal
             )
+
+    def _deliver(self, *args: Any, **kw: Any) -> Any:
+        """``SyncCombiner.sync``, after this thread's open run committed
+        (another thread may write the delivery)."""
+        self.deps.commits.flush()
+        return self.deps.combiner.sync(*args, **kw)
 
     def _ahead_of(
         self, graph: Graph[Node], node: Node, traversal_id: str

@@ -63,6 +63,72 @@ class Notifier(Protocol):
         """Send the notification for the stack's persisted state."""
 
 
+class CommitRuns(Protocol):
+    """Releases of one thread that share a commit
+    (``keel_heat_core.db.commit_runs``): the driver's side."""
+
+    def start(self) -> bool:
+        """Let this thread's releases defer their commits; False when
+        not available or already on."""
+
+    def stop(self) -> None:
+        """Commit the open run and defer no more (raises ``RunLost``)."""
+
+    def flush(self) -> None:
+        """Commit the open run (raises ``RunLost``)."""
+
+    def serial(self) -> int | None:
+        """Which run is open (or was lost, until :meth:`recover`), or
+        None."""
+
+    def lost(self) -> bool:
+        """Whether a run was rolled back since :meth:`recover`."""
+
+    def recover(self) -> None:
+        """Statements may go on: the lost nodes are being re-run."""
+
+
+class _NoCommitRuns:
+    """Every release commits by itself (the in-memory stores)."""
+
+    def start(self) -> bool:
+        return False
+
+    def stop(self) -> None:
+        return None
+
+    def flush(self) -> None:
+        return None
+
+    def serial(self) -> int | None:
+        return None
+
+    def lost(self) -> bool:
+        return False
+
+    def recover(self) -> None:
+        return None
+
+
+class CommittingCaster:
+    """A :class:`Caster` whose ``check_resource`` first commits the
+    calling thread's open run (:class:`CommitRuns`): the node a cast
+    fires, anywhere, must find every write that fired it. The caster's
+    other casts (``stack_finished``, ``cancel_check_resource``) are the
+    caster's own: each follows a write that committed the run."""
+
+    def __init__(self, caster: Caster, commits: CommitRuns) -> None:
+        self.caster = caster
+        self.commits = commits
+
+    def check_resource(self, *args: Any, **kw: Any) -> None:
+        self.commits.flush()
+        self.caster.check_resource(*args, **kw)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.caster, name)
+
+
 def utcnow() -> datetime.datetime:
     """Naive UTC now, as the database stores it."""
     return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
@@ -136,6 +202,8 @@ class WorkerDeps:
     #: instead of casting it (a chain then needs no broker round trip per
     #: node); False casts every successor
     run_successor_here: bool = True
+    #: releases of a thread that share one commit
+    commits: CommitRuns = dataclasses.field(default_factory=_NoCommitRuns)
     #: pauses of resources waiting for a stack, woken when it ends
     waiters: StackWaiters = dataclasses.field(default_factory=StackWaiters)
     stack_action_timeout: int = 3600

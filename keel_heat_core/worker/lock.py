@@ -69,12 +69,14 @@ class ResourceLockStore(Protocol):
         events: Sequence[Any] = (),
         then: Sequence[InRelease] = (),
         data: Sequence[Any] = (),
+        defer: bool = False,
     ) -> bool:
         """The guarded UPDATE above (it bumps ``atomic_key`` itself);
         ``events``, the sync point writes ``then`` and the resource-data
         changes ``data`` (``model.rows.DataWrite``) go in the same
         transaction, only when it matched (each sync point write's
-        ``matched`` is set)."""
+        ``matched`` is set). ``defer``: the commit may wait for this
+        thread's next releases (``keel_heat_core.db.commit_runs``)."""
 
     def read_lock(self, resource_id: int) -> LockState | None:
         """Re-read the lock columns (None if the row is gone)."""
@@ -113,12 +115,13 @@ class ResourceLock:
         events: Sequence[Any] = (),
         then: Sequence[InRelease] = (),
         data: Sequence[Any] = (),
+        defer: bool = False,
     ) -> None:
         row = dict(values)
         row["engine_id"] = new_engine
         key = self.state.atomic_key
         if not self._store.cas_update(
-            self.resource_id, expected, key, row, events, then, data
+            self.resource_id, expected, key, row, events, then, data, defer
         ):
             raise UpdateInProgress(self.name)
         self.state.atomic_key = 1 if key is None else key + 1
@@ -194,16 +197,20 @@ class ResourceLock:
         resource data ``data``. Retried as :meth:`release` is while the
         database is unreachable.
 
+        Nothing of it is outside the database, so its commit may be
+        shared with the next releases of the thread (``defer``).
+
         :raises UpdateInProgress: someone holds the lock or moved the key
             since the row was read (also when a write that committed
             lost its connection: the retry then misses, as a release's
             does).
+        :raises RunLost: the shared commit's run was rolled back.
         """
         deadline = self._clock() + RELEASE_RETRY_SECS
         pause = 0.5
         while True:
             try:
-                self._write(None, None, values, events, then, data)
+                self._write(None, None, values, events, then, data, defer=True)
                 return
             except UpdateInProgress:
                 raise

@@ -170,6 +170,7 @@ class Stores:
         events: Sequence[r.EventRecord] = (),
         then: Sequence[InRelease] = (),
         data: Sequence[r.DataWrite] = (),
+        defer: bool = False,  # one transaction per call here
     ) -> bool:
         with self.lock:
             row = self.resources.get(resource_id)

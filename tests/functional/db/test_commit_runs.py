@@ -1,0 +1,231 @@
+"""Releases that share one commit (``keel_heat_core.db.commit_runs``), on
+the real MariaDB and PostgreSQL, and switched off on SQLite.
+
+Another connection stands for every other reader (the API, another
+engine): it sees a run's writes only once the run committed, and sees
+none of them when the run was rolled back.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import threading
+from collections.abc import Iterator
+
+import pytest
+import sqlalchemy as sa
+
+from keel_heat_core.db.database import Database
+from keel_heat_core.exception import RunLost
+from tests.functional.db import databases
+
+INSERT = sa.text("INSERT INTO probe (v) VALUES (:v)")
+COUNT = sa.text("SELECT COUNT(*) FROM probe")
+
+
+class Commits:
+    """Counts the commits of a database's engine."""
+
+    def __init__(self, db: Database) -> None:
+        self.count = 0
+        sa.event.listen(db.engine, "commit", self._seen)
+
+    def _seen(self, _conn: object) -> None:
+        self.count += 1
+
+
+def _scratch(backend: str, tmp: pathlib.Path) -> Iterator[Database]:
+    with databases.scratch_url(backend, tmp) as url:
+        db = Database(url)
+        with db.connection() as conn:
+            conn.execute(sa.text("CREATE TABLE probe (v INTEGER)"))
+        try:
+            yield db
+        finally:
+            db.dispose()
+
+
+@pytest.fixture(
+    params=[
+        pytest.param("mariadb", marks=pytest.mark.mariadb),
+        pytest.param("postgresql", marks=pytest.mark.postgresql),
+    ]
+)
+def db(
+    request: pytest.FixtureRequest, tmp_path: pathlib.Path
+) -> Iterator[Database]:
+    yield from _scratch(request.param, tmp_path)
+
+
+def seen_elsewhere(db: Database) -> int:
+    """Rows another connection sees (committed ones)."""
+    with db.engine.connect() as conn:
+        return int(conn.execute(COUNT).scalar_one())
+
+
+def release(db: Database, value: int) -> None:
+    with db.connection(defer=True) as conn:
+        conn.execute(INSERT, {"v": value})
+
+
+def test_releases_share_a_commit_up_to_the_run_length(db: Database) -> None:
+    commits = Commits(db)
+    assert db.runs.start()
+    try:
+        for value in range(db.runs.limit - 1):
+            release(db, value)
+        assert seen_elsewhere(db) == 0
+        assert commits.count == 0
+        assert db.runs.serial() is not None
+        release(db, 99)  # the run's last: it commits
+        assert seen_elsewhere(db) == db.runs.limit
+        assert commits.count == 1
+        assert db.runs.serial() is None
+        release(db, 100)
+        assert seen_elsewhere(db) == db.runs.limit
+    finally:
+        db.runs.stop()  # commits the open run
+    assert seen_elsewhere(db) == db.runs.limit + 1
+    assert commits.count == 2
+
+
+def test_any_other_statement_of_the_thread_commits_the_run_first(
+    db: Database,
+) -> None:
+    db.runs.start()
+    try:
+        release(db, 1)
+        release(db, 2)
+        with db.connection() as conn:  # not a release: sees both
+            assert conn.execute(COUNT).scalar_one() == 2
+        assert seen_elsewhere(db) == 2
+        release(db, 3)
+        with db.transaction() as session:
+            assert session.execute(COUNT).scalar_one() == 3
+    finally:
+        db.runs.stop()
+
+
+def test_a_run_is_its_threads_own(db: Database) -> None:
+    db.runs.start()
+    try:
+        release(db, 1)
+        counted: list[int] = []
+
+        def other_thread() -> None:
+            release(db, 2)  # no run in that thread: commits at once
+            with db.connection() as conn:
+                counted.append(conn.execute(COUNT).scalar_one())
+
+        worker = threading.Thread(target=other_thread)
+        worker.start()
+        worker.join()
+        assert counted == [1]  # this thread's run is still open
+    finally:
+        db.runs.stop()
+    assert seen_elsewhere(db) == 2
+
+
+def test_a_run_older_than_its_age_commits_at_the_next_release(
+    db: Database,
+) -> None:
+    now = [0.0]
+    db.runs._clock = lambda: now[0]  # noqa: SLF001 - the run's clock
+    db.runs.start()
+    try:
+        release(db, 1)
+        now[0] += db.runs.max_age / 2
+        release(db, 2)
+        assert seen_elsewhere(db) == 0
+        now[0] += db.runs.max_age
+        release(db, 3)
+        assert seen_elsewhere(db) == 3
+    finally:
+        db.runs.stop()
+
+
+def test_a_release_failing_in_a_run_rolls_the_whole_run_back(
+    db: Database,
+) -> None:
+    db.runs.start()
+    try:
+        release(db, 1)
+        release(db, 2)
+        with pytest.raises(RunLost), db.connection(defer=True) as conn:
+            conn.execute(INSERT, {"v": 3})
+            raise ValueError("the release's compare-and-swap missed")
+        assert db.runs.lost()
+        # nothing of the thread goes on until the driver re-runs the nodes
+        with pytest.raises(RunLost), db.connection() as conn:
+            conn.execute(INSERT, {"v": 4})
+        with pytest.raises(RunLost), db.transaction():
+            pass
+        with pytest.raises(RunLost):
+            db.runs.flush()
+        db.runs.recover()
+        assert not db.runs.lost()
+        release(db, 5)
+    finally:
+        db.runs.stop()
+    assert seen_elsewhere(db) == 1  # only the release after the recovery
+
+
+def test_a_runs_first_release_fails_as_any_transaction(db: Database) -> None:
+    db.runs.start()
+    try:
+        with (
+            pytest.raises(ValueError, match="missed"),
+            db.connection(defer=True) as conn,
+        ):
+            conn.execute(INSERT, {"v": 1})
+            raise ValueError("missed")
+        assert not db.runs.lost()
+        assert db.runs.serial() is None
+        release(db, 2)
+    finally:
+        db.runs.stop()
+    assert seen_elsewhere(db) == 1
+
+
+def test_a_run_whose_connection_died_is_lost_not_half_written(
+    db: Database,
+) -> None:
+    db.runs.start()
+    try:
+        release(db, 1)
+        with db.connection(defer=True) as conn:
+            conn.execute(INSERT, {"v": 2})
+            pid = databases.connection_pid(conn)
+        databases.kill_backend(db, pid)
+        with pytest.raises(RunLost):
+            db.runs.flush()
+        assert db.runs.lost()
+        db.runs.recover()
+    finally:
+        db.runs.stop()
+    assert seen_elsewhere(db) == 0
+    release(db, 3)  # no run now: the pool gives a live connection
+    assert seen_elsewhere(db) == 1
+
+
+def test_runs_are_off_on_sqlite(tmp_path: pathlib.Path) -> None:
+    for sqlite in _scratch("sqlite", tmp_path):
+        assert not sqlite.runs.start()
+        release(sqlite, 1)
+        assert seen_elsewhere(sqlite) == 1
+        assert sqlite.runs.serial() is None
+
+
+def test_a_transaction_inside_a_release_stands_apart(db: Database) -> None:
+    db.runs.start()
+    try:
+        release(db, 1)
+        with db.connection(defer=True) as conn:
+            conn.execute(INSERT, {"v": 2})
+            with db.connection() as inner:  # commits by itself
+                inner.execute(INSERT, {"v": 3})
+            assert seen_elsewhere(db) == 1  # not the run's two
+        assert db.runs.serial() is not None
+    finally:
+        db.runs.stop()
+    assert seen_elsewhere(db) == 3
