@@ -601,19 +601,29 @@ def delete_resource(db: Database, resource_id: int) -> None:
         delete_in_session(session, [resource_id])
 
 
-#: rows per statement of :func:`delete_resources` (bound parameters)
+#: rows per statement of :func:`delete_finished` (bound parameters)
 DELETE_BATCH = 500
 
 
 @retry_on_db_error
-def delete_resources(db: Database, resource_ids: Sequence[int]) -> None:
-    """:func:`delete_resource` of many rows, in one transaction."""
-    ids = list(resource_ids)
-    if not ids:
-        return
+def delete_finished(db: Database, stack_id: str) -> int:
+    """:func:`delete_resource` of a stack's ``DELETE_COMPLETE`` rows, in
+    one transaction (their ids read with it, nothing else of them);
+    how many went."""
+    res = models.Resource
     with db.transaction() as session:
+        ids = list(
+            session.scalars(
+                select(res.id).where(
+                    res.stack_id == stack_id,
+                    res.action == "DELETE",
+                    res.status == "COMPLETE",
+                )
+            )
+        )
         for start in range(0, len(ids), DELETE_BATCH):
             delete_in_session(session, ids[start : start + DELETE_BATCH])
+    return len(ids)
 
 
 @retry_on_db_error

@@ -199,8 +199,9 @@ class ResourceStore(Protocol):
     def delete_resource(self, resource_id: int) -> None:
         """Hard-delete a row."""
 
-    def delete_resources(self, resource_ids: Sequence[int]) -> None:
-        """Hard-delete rows, in one transaction."""
+    def delete_finished(self, stack_id: str) -> int:
+        """Hard-delete a stack's ``DELETE_COMPLETE`` rows, in one
+        transaction; how many there were."""
 
     def add_event(self, event: EventRecord) -> None:
         """Insert one event."""

@@ -437,8 +437,8 @@ class DbResourceStore:
     def delete_resource(self, resource_id: int) -> None:
         resource_repo.delete_resource(self.db, resource_id)
 
-    def delete_resources(self, resource_ids: Sequence[int]) -> None:
-        resource_repo.delete_resources(self.db, resource_ids)
+    def delete_finished(self, stack_id: str) -> int:
+        return resource_repo.delete_finished(self.db, stack_id)
 
     def add_event(self, event: r.EventRecord) -> None:
         event_repo.create_many(self.db, [dataclasses.asdict(event)])

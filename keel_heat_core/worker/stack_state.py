@@ -70,13 +70,7 @@ def timed_out(deps: WorkerDeps, stack: r.StackRow, grace: float = 0) -> bool:
 def purge_deleted_rows(deps: WorkerDeps, stack_id: str) -> None:
     """Remove ``DELETE_COMPLETE`` rows left by the traversal (one
     transaction: a deleted stack of N rows is not N commits in a row)."""
-    deps.resources.delete_resources(
-        [
-            row.id
-            for row in deps.resources.get_resources(stack_id)
-            if row.action == r.DELETE and row.status == r.COMPLETE
-        ]
-    )
+    deps.resources.delete_finished(stack_id)
 
 
 def _traversal_end(

@@ -133,6 +133,27 @@ def test_purge_deleted_removes_rows_and_orphan_templates(db: Database) -> None:
     assert len(resource.get_all_active_by_stack(db, st.id)) == 1
 
 
+def test_delete_finished_removes_only_the_stacks_deleted_rows(
+    db: Database,
+) -> None:
+    st = builders.new_stack(db)
+    other = builders.new_stack(db)
+    keep = builders.new_resource(db, st, action="DELETE", status="FAILED")
+    gone = [
+        builders.new_resource(db, st, action="DELETE", status="COMPLETE")
+        for _ in range(3)
+    ]
+    elsewhere = builders.new_resource(
+        db, other, action="DELETE", status="COMPLETE"
+    )
+    resource_data.set_value(db, gone[0].id, "k", "v")
+    assert resource.delete_finished(db, st.id) == 3
+    assert [r.id for r in resource.get_all_by_stack(db, st.id)] == [keep.id]
+    assert resource.get(db, elsewhere.id) is not None
+    assert resource_data.get_all(db, gone[0].id) == {}
+    assert resource.delete_finished(db, st.id) == 0
+
+
 def test_resource_data(db: Database) -> None:
     st = builders.new_stack(db)
     res = builders.new_resource(db, st)

@@ -152,10 +152,17 @@ class Stores:
         with self.lock:
             self.resources.pop(resource_id, None)
 
-    def delete_resources(self, resource_ids: Sequence[int]) -> None:
+    def delete_finished(self, stack_id: str) -> int:
         with self.lock:
-            for resource_id in resource_ids:
-                self.resources.pop(resource_id, None)
+            gone = [
+                row.id
+                for row in self.resources.values()
+                if row.stack_id == stack_id
+                and (row.action, row.status) == (r.DELETE, r.COMPLETE)
+            ]
+            for resource_id in gone:
+                del self.resources[resource_id]
+        return len(gone)
 
     def add_event(self, event: r.EventRecord) -> None:
         with self.lock:
