@@ -9,7 +9,6 @@ cleanup nodes.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -20,24 +19,9 @@ from keel_heat_core.convergence.node import (
     update_node,
 )
 from keel_heat_core.graph import Graph
+from keel_heat_core.model.rows import RowSummary
 
 _EPOCH = datetime.datetime.min
-
-
-@dataclasses.dataclass(frozen=True)
-class RowSummary:
-    """What traversal planning needs to know about one resource row."""
-
-    id: int
-    name: str
-    action: str
-    status: str
-    current_template_id: int | None = None
-    requires: tuple[int, ...] = ()
-    replaces: int | None = None
-    replaced_by: int | None = None
-    updated_at: datetime.datetime | None = None
-    created_at: datetime.datetime | None = None
 
 
 def is_active(row: RowSummary) -> bool:

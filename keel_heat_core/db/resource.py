@@ -275,6 +275,29 @@ def get_all_by_stack(
     return _fetch(db, stmt.order_by(res.id))
 
 
+#: the columns of a row that traversal planning looks at
+_SUMMARY = select(
+    _TABLE.c.id,
+    _TABLE.c.name,
+    _TABLE.c.action,
+    _TABLE.c.status,
+    _TABLE.c.current_template_id,
+    _TABLE.c.requires,
+    _TABLE.c.replaces,
+    _TABLE.c.replaced_by,
+    _TABLE.c.updated_at,
+    _TABLE.c.created_at,
+)
+
+
+def get_summaries(db: Database, stack_id: str) -> list[Any]:
+    """Every row of a stack in id order, only :data:`_SUMMARY`'s columns
+    (no data joined or decoded): rows with those attributes."""
+    stmt = _SUMMARY.where(_TABLE.c.stack_id == stack_id).order_by(_TABLE.c.id)
+    with db.connection() as conn:
+        return list(conn.execute(stmt))
+
+
 def get_all_active_by_stack(
     db: Database, stack_id: str
 ) -> list[records.ResourceRecord]:

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from oslo_db import exception as db_exc
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy import update as sa_update
 from sqlalchemy.engine import Connection
 
@@ -116,19 +116,24 @@ def create_many(
     Falls back to one insert-or-ignore per point when some already exist.
     """
     points = list(points)
+    if not points:
+        return
+    rows = [
+        {
+            "entity_id": str(entity_id),
+            "traversal_id": traversal_id,
+            "is_update": is_update,
+            "atomic_key": 0,
+            "stack_id": stack_id,
+            "input_data": {"input_data": {}},
+        }
+        for entity_id, is_update in points
+    ]
     try:
-        with db.transaction() as session:
-            session.add_all(
-                models.SyncPoint(
-                    entity_id=str(entity_id),
-                    traversal_id=traversal_id,
-                    is_update=is_update,
-                    atomic_key=0,
-                    stack_id=stack_id,
-                    input_data={"input_data": {}},
-                )
-                for entity_id, is_update in points
-            )
+        # one executemany without the ORM's unit of work (a traversal of
+        # N resources has about 2N points)
+        with db.connection() as conn:
+            conn.execute(insert(_TABLE), rows)
     except db_exc.DBDuplicateEntry:
         for entity_id, is_update in points:
             create(db, entity_id, traversal_id, is_update, stack_id)

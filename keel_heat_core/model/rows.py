@@ -30,6 +30,23 @@ CHECK, SUSPEND, RESUME, SNAPSHOT, ADOPT, RESTORE = (
 IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
 
 
+@dataclasses.dataclass(frozen=True)
+class RowSummary:
+    """What traversal planning needs to know about one resource row
+    (``convergence.traversal``)."""
+
+    id: int
+    name: str
+    action: str
+    status: str
+    current_template_id: int | None = None
+    requires: tuple[int, ...] = ()
+    replaces: int | None = None
+    replaced_by: int | None = None
+    updated_at: datetime.datetime | None = None
+    created_at: datetime.datetime | None = None
+
+
 @dataclasses.dataclass
 class ResourceRow:
     """One ``resource`` row (the columns the engine uses)."""
@@ -175,6 +192,10 @@ class ResourceStore(Protocol):
     ) -> list[ResourceRow]:
         """Every row of a stack (any state); only the rows of these
         resource names when ``names`` is given."""
+
+    def get_summaries(self, stack_id: str) -> list[RowSummary]:
+        """Every row of a stack (any state) as a traversal's planning
+        sees it: no properties, data or metadata read; in id order."""
 
     def insert_resource(self, row: ResourceRow) -> int:
         """Insert a row; returns its new id."""

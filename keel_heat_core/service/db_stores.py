@@ -376,6 +376,23 @@ class DbResourceStore:
             )
         ]
 
+    def get_summaries(self, stack_id: str) -> list[r.RowSummary]:
+        return [
+            r.RowSummary(
+                id=rec.id,
+                name=rec.name or "",
+                action=rec.action or r.INIT,
+                status=rec.status or r.COMPLETE,
+                current_template_id=rec.current_template_id,
+                requires=tuple(rec.requires or ()),
+                replaces=rec.replaces,
+                replaced_by=rec.replaced_by,
+                updated_at=rec.updated_at,
+                created_at=rec.created_at,
+            )
+            for rec in resource_repo.get_summaries(self.db, stack_id)
+        ]
+
     def insert_resource(self, row: r.ResourceRow) -> int:
         return resource_repo.create(self.db, self._insert_values(row)).id
 

@@ -20,7 +20,6 @@ from keel_heat_core.convergence.sync_point import (
     create_traversal_sync_points,
 )
 from keel_heat_core.convergence.traversal import (
-    RowSummary,
     build_graph,
     choose_rows,
     is_active,
@@ -39,21 +38,6 @@ SYNC_LEAF_CASTS = 200
 _SWITCH_TEMPLATE = frozenset(
     {r.CREATE, r.ADOPT, r.UPDATE, r.ROLLBACK, r.DELETE, r.RESTORE}
 )
-
-
-def _summary(row: r.ResourceRow) -> RowSummary:
-    return RowSummary(
-        id=row.id,
-        name=row.name,
-        action=row.action,
-        status=row.status,
-        current_template_id=row.current_template_id,
-        requires=tuple(row.requires),
-        replaces=row.replaces,
-        replaced_by=row.replaced_by,
-        updated_at=row.updated_at,
-        created_at=row.created_at,
-    )
 
 
 def converge_stack(
@@ -111,14 +95,13 @@ def _plan_and_start(
     definitions = deps.cache.definitions(
         deps.templates, stack.raw_template_id, stack
     )
+    # what planning needs of the rows only: none of their data
     active = [
-        row
-        for row in deps.resources.get_resources(stack.id)
-        if is_active(_summary(row))
+        row for row in deps.resources.get_summaries(stack.id) if is_active(row)
     ]
     chosen, missing = choose_rows(
         definitions,
-        [_summary(row) for row in active],
+        active,
         stack.prev_raw_template_id,
         stack.raw_template_id,
     )
@@ -141,7 +124,7 @@ def _plan_and_start(
         name: [d for d in defn.dependency_names() if d in definitions]
         for name, defn in definitions.items()
     }
-    graph = build_graph(dependencies, row_ids, [_summary(x) for x in active])
+    graph = build_graph(dependencies, row_ids, active)
     current_deps = graph_to_deps(graph)
     if not deps.stacks.update_stack(
         stack.id, traversal, {"current_deps": current_deps}

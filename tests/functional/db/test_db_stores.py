@@ -121,6 +121,60 @@ def test_a_first_write_matches_an_unwritten_row_once(db: Database) -> None:
     assert store.get_sync_point("5", trav, True) == row
 
 
+def test_a_traversals_sync_points_go_in_one_transaction(db: Database) -> None:
+    st = builders.new_stack(db)
+    trav = str(uuid.uuid4())
+    store = DbSyncPointStore(db)
+    points = [(str(i), flag) for i in range(60) for flag in (True, False)]
+    with commits_of(db) as commits:
+        store.create_sync_points(st.id, trav, [*points, (st.id, True)])
+    assert len(commits) == 1
+    stored = store.list_sync_points(st.id, trav)
+    assert len(stored) == len(points) + 1
+    assert {(p.entity_id, p.is_update) for p in stored} == {
+        *points,
+        (st.id, True),
+    }
+    assert {(p.atomic_key, str(p.input_data)) for p in stored} == {(0, "{}")}
+    # some there already (a retried request): the others still go in
+    store.create_sync_points(st.id, trav, [("0", True), ("new", True)])
+    assert store.get_sync_point("new", trav, True) is not None
+
+
+def test_summaries_are_the_rows_as_planning_sees_them(db: Database) -> None:
+    st = builders.new_stack(db)
+    first = builders.new_resource(db, st, name="a", action="CREATE")
+    second = builders.new_resource(
+        db,
+        st,
+        name="b",
+        action="DELETE",
+        status="COMPLETE",
+        requires=[first.id],
+        replaces=first.id,
+    )
+    builders.new_resource(db, builders.new_stack(db), name="elsewhere")
+    store = DbResourceStore(db)
+    summaries = store.get_summaries(st.id)
+    assert summaries == [
+        rows.RowSummary(
+            id=row.id,
+            name=row.name,
+            action=row.action,
+            status=row.status,
+            current_template_id=row.current_template_id,
+            requires=tuple(row.requires),
+            replaces=row.replaces,
+            replaced_by=row.replaced_by,
+            updated_at=row.updated_at,
+            created_at=row.created_at,
+        )
+        for row in store.get_resources(st.id)
+    ]
+    assert [s.id for s in summaries] == [first.id, second.id]
+    assert summaries[1].requires == (first.id,)
+
+
 def test_old_two_element_keys_complete(db: Database) -> None:
     """A sync point half filled by a Heat ≤ 2025.2 engine completes."""
     st = builders.new_stack(db)

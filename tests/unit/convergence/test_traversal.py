@@ -4,7 +4,6 @@ import pytest
 
 from keel_heat_core.convergence.node import Node
 from keel_heat_core.convergence.traversal import (
-    RowSummary,
     build_graph,
     choose_rows,
     is_active,
@@ -12,6 +11,7 @@ from keel_heat_core.convergence.traversal import (
     retrigger_key,
 )
 from keel_heat_core.graph import CircularDependency
+from keel_heat_core.model.rows import RowSummary
 
 U = lambda i: Node(i, True)  # noqa: E731
 C = lambda i: Node(i, False)  # noqa: E731
