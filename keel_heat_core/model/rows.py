@@ -75,6 +75,21 @@ class ResourceRow:
     #: a node's read looks for a row in INIT only)
     has_data: bool | None = None
 
+    def summary(self) -> RowSummary:
+        """What traversal planning sees of this row."""
+        return RowSummary(
+            id=self.id,
+            name=self.name,
+            action=self.action,
+            status=self.status,
+            current_template_id=self.current_template_id,
+            requires=tuple(self.requires),
+            replaces=self.replaces,
+            replaced_by=self.replaced_by,
+            updated_at=self.updated_at,
+            created_at=self.created_at,
+        )
+
 
 @dataclasses.dataclass
 class StackRow:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import pathlib
+from collections.abc import Iterator
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -25,6 +27,22 @@ def scratch_url(
 ) -> contextlib.AbstractContextManager[str]:
     """Create an empty database; yield its URL; drop it."""
     return scratch_database(backend, tmp_dir, prefix="keel_db_")
+
+
+@contextlib.contextmanager
+def probe_database(
+    backend: str, tmp_dir: pathlib.Path, **options: Any
+) -> Iterator[Database]:
+    """A scratch database with one table, ``probe (v INTEGER)``, opened
+    with ``options`` (``Database``'s keyword arguments)."""
+    with scratch_url(backend, tmp_dir) as url:
+        db = Database(url, **options)
+        with db.connection() as conn:
+            conn.execute(sa.text("CREATE TABLE probe (v INTEGER)"))
+        try:
+            yield db
+        finally:
+            db.dispose()
 
 
 def backend_pid(db: Database) -> int:

@@ -8,6 +8,7 @@ none of them when the run was rolled back.
 
 from __future__ import annotations
 
+import contextlib
 import pathlib
 import threading
 from collections.abc import Iterator
@@ -34,17 +35,6 @@ class Commits:
         self.count += 1
 
 
-def _scratch(backend: str, tmp: pathlib.Path) -> Iterator[Database]:
-    with databases.scratch_url(backend, tmp) as url:
-        db = Database(url)
-        with db.connection() as conn:
-            conn.execute(sa.text("CREATE TABLE probe (v INTEGER)"))
-        try:
-            yield db
-        finally:
-            db.dispose()
-
-
 @pytest.fixture(
     params=[
         pytest.param("mariadb", marks=pytest.mark.mariadb),
@@ -54,7 +44,19 @@ def _scratch(backend: str, tmp: pathlib.Path) -> Iterator[Database]:
 def db(
     request: pytest.FixtureRequest, tmp_path: pathlib.Path
 ) -> Iterator[Database]:
-    yield from _scratch(request.param, tmp_path)
+    with databases.probe_database(request.param, tmp_path) as db:
+        yield db
+
+
+@contextlib.contextmanager
+def running(db: Database) -> Iterator[None]:
+    """This thread's releases may share commits in the block; what is
+    open at its end commits then."""
+    assert db.runs.start()
+    try:
+        yield
+    finally:
+        db.runs.stop()
 
 
 def seen_elsewhere(db: Database) -> int:
@@ -70,8 +72,7 @@ def release(db: Database, value: int) -> None:
 
 def test_releases_share_a_commit_up_to_the_run_length(db: Database) -> None:
     commits = Commits(db)
-    assert db.runs.start()
-    try:
+    with running(db):
         for value in range(db.runs.limit - 1):
             release(db, value)
         assert seen_elsewhere(db) == 0
@@ -83,8 +84,6 @@ def test_releases_share_a_commit_up_to_the_run_length(db: Database) -> None:
         assert db.runs.serial() is None
         release(db, 100)
         assert seen_elsewhere(db) == db.runs.limit
-    finally:
-        db.runs.stop()  # commits the open run
     assert seen_elsewhere(db) == db.runs.limit + 1
     assert commits.count == 2
 
@@ -92,8 +91,7 @@ def test_releases_share_a_commit_up_to_the_run_length(db: Database) -> None:
 def test_any_other_statement_of_the_thread_commits_the_run_first(
     db: Database,
 ) -> None:
-    db.runs.start()
-    try:
+    with running(db):
         release(db, 1)
         release(db, 2)
         with db.connection() as conn:  # not a release: sees both
@@ -102,13 +100,10 @@ def test_any_other_statement_of_the_thread_commits_the_run_first(
         release(db, 3)
         with db.transaction() as session:
             assert session.execute(COUNT).scalar_one() == 3
-    finally:
-        db.runs.stop()
 
 
 def test_a_run_is_its_threads_own(db: Database) -> None:
-    db.runs.start()
-    try:
+    with running(db):
         release(db, 1)
         counted: list[int] = []
 
@@ -121,8 +116,6 @@ def test_a_run_is_its_threads_own(db: Database) -> None:
         worker.start()
         worker.join()
         assert counted == [1]  # this thread's run is still open
-    finally:
-        db.runs.stop()
     assert seen_elsewhere(db) == 2
 
 
@@ -131,8 +124,7 @@ def test_a_run_older_than_its_age_commits_at_the_next_release(
 ) -> None:
     now = [0.0]
     db.runs._clock = lambda: now[0]  # noqa: SLF001 - the run's clock
-    db.runs.start()
-    try:
+    with running(db):
         release(db, 1)
         now[0] += db.runs.max_age / 2
         release(db, 2)
@@ -140,15 +132,12 @@ def test_a_run_older_than_its_age_commits_at_the_next_release(
         now[0] += db.runs.max_age
         release(db, 3)
         assert seen_elsewhere(db) == 3
-    finally:
-        db.runs.stop()
 
 
 def test_a_release_failing_in_a_run_rolls_the_whole_run_back(
     db: Database,
 ) -> None:
-    db.runs.start()
-    try:
+    with running(db):
         release(db, 1)
         release(db, 2)
         with pytest.raises(RunLost), db.connection(defer=True) as conn:
@@ -165,14 +154,11 @@ def test_a_release_failing_in_a_run_rolls_the_whole_run_back(
         db.runs.recover()
         assert not db.runs.lost()
         release(db, 5)
-    finally:
-        db.runs.stop()
     assert seen_elsewhere(db) == 1  # only the release after the recovery
 
 
 def test_a_runs_first_release_fails_as_any_transaction(db: Database) -> None:
-    db.runs.start()
-    try:
+    with running(db):
         with (
             pytest.raises(ValueError, match="missed"),
             db.connection(defer=True) as conn,
@@ -182,16 +168,13 @@ def test_a_runs_first_release_fails_as_any_transaction(db: Database) -> None:
         assert not db.runs.lost()
         assert db.runs.serial() is None
         release(db, 2)
-    finally:
-        db.runs.stop()
     assert seen_elsewhere(db) == 1
 
 
 def test_a_run_whose_connection_died_is_lost_not_half_written(
     db: Database,
 ) -> None:
-    db.runs.start()
-    try:
+    with running(db):
         release(db, 1)
         with db.connection(defer=True) as conn:
             conn.execute(INSERT, {"v": 2})
@@ -201,15 +184,13 @@ def test_a_run_whose_connection_died_is_lost_not_half_written(
             db.runs.flush()
         assert db.runs.lost()
         db.runs.recover()
-    finally:
-        db.runs.stop()
     assert seen_elsewhere(db) == 0
     release(db, 3)  # no run now: the pool gives a live connection
     assert seen_elsewhere(db) == 1
 
 
 def test_runs_are_off_on_sqlite(tmp_path: pathlib.Path) -> None:
-    for sqlite in _scratch("sqlite", tmp_path):
+    with databases.probe_database("sqlite", tmp_path) as sqlite:
         assert not sqlite.runs.start()
         release(sqlite, 1)
         assert seen_elsewhere(sqlite) == 1
@@ -217,8 +198,7 @@ def test_runs_are_off_on_sqlite(tmp_path: pathlib.Path) -> None:
 
 
 def test_a_transaction_inside_a_release_stands_apart(db: Database) -> None:
-    db.runs.start()
-    try:
+    with running(db):
         release(db, 1)
         with db.connection(defer=True) as conn:
             conn.execute(INSERT, {"v": 2})
@@ -226,6 +206,4 @@ def test_a_transaction_inside_a_release_stands_apart(db: Database) -> None:
                 inner.execute(INSERT, {"v": 3})
             assert seen_elsewhere(db) == 1  # not the run's two
         assert db.runs.serial() is not None
-    finally:
-        db.runs.stop()
     assert seen_elsewhere(db) == 3

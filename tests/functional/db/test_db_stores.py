@@ -156,21 +156,7 @@ def test_summaries_are_the_rows_as_planning_sees_them(db: Database) -> None:
     builders.new_resource(db, builders.new_stack(db), name="elsewhere")
     store = DbResourceStore(db)
     summaries = store.get_summaries(st.id)
-    assert summaries == [
-        rows.RowSummary(
-            id=row.id,
-            name=row.name,
-            action=row.action,
-            status=row.status,
-            current_template_id=row.current_template_id,
-            requires=tuple(row.requires),
-            replaces=row.replaces,
-            replaced_by=row.replaced_by,
-            updated_at=row.updated_at,
-            created_at=row.created_at,
-        )
-        for row in store.get_resources(st.id)
-    ]
+    assert summaries == [row.summary() for row in store.get_resources(st.id)]
     assert [s.id for s in summaries] == [first.id, second.id]
     assert summaries[1].requires == (first.id,)
 

@@ -49,14 +49,10 @@ BACKENDS = [
 def small_db(
     request: pytest.FixtureRequest, tmp_path: pathlib.Path
 ) -> Iterator[Database]:
-    with databases.scratch_url(request.param, tmp_path) as url:
-        db = Database(url, max_pool_size=1, max_overflow=0)
-        with db.connection() as conn:
-            conn.execute(sa.text("CREATE TABLE probe (v INTEGER)"))
-        try:
-            yield db
-        finally:
-            db.dispose()
+    with databases.probe_database(
+        request.param, tmp_path, max_pool_size=1, max_overflow=0
+    ) as db:
+        yield db
 
 
 class DriverCalls:

@@ -154,21 +154,7 @@ class Stores:
                 (x for x in self.resources.values() if x.stack_id == stack_id),
                 key=lambda x: x.id,
             )
-            return [
-                r.RowSummary(
-                    id=x.id,
-                    name=x.name,
-                    action=x.action,
-                    status=x.status,
-                    current_template_id=x.current_template_id,
-                    requires=tuple(x.requires),
-                    replaces=x.replaces,
-                    replaced_by=x.replaced_by,
-                    updated_at=x.updated_at,
-                    created_at=x.created_at,
-                )
-                for x in rows
-            ]
+            return [x.summary() for x in rows]
 
     def delete_resource(self, resource_id: int) -> None:
         with self.lock:
