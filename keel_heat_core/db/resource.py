@@ -275,6 +275,12 @@ def get_all_by_stack(
     return _fetch(db, stmt.order_by(res.id))
 
 
+#: a row its traversal deleted, left for the stack's end to remove
+_DELETE_COMPLETE = and_(
+    _TABLE.c.action == "DELETE", _TABLE.c.status == "COMPLETE"
+)
+
+
 #: the columns of a row that traversal planning looks at
 _SUMMARY = select(
     _TABLE.c.id,
@@ -303,10 +309,7 @@ def get_all_active_by_stack(
 ) -> list[records.ResourceRecord]:
     """Rows of a stack except ``DELETE_COMPLETE`` ones (one query)."""
     res = _TABLE.c
-    stmt = _SELECT.where(
-        res.stack_id == stack_id,
-        ~((res.action == "DELETE") & (res.status == "COMPLETE")),
-    )
+    stmt = _SELECT.where(res.stack_id == stack_id, ~_DELETE_COMPLETE)
     return _fetch(db, stmt.order_by(res.id))
 
 
@@ -633,14 +636,12 @@ def delete_finished(db: Database, stack_id: str) -> int:
     """:func:`delete_resource` of a stack's ``DELETE_COMPLETE`` rows, in
     one transaction (their ids read with it, nothing else of them);
     how many went."""
-    res = models.Resource
+    res = _TABLE.c
     with db.transaction() as session:
         ids = list(
             session.scalars(
                 select(res.id).where(
-                    res.stack_id == stack_id,
-                    res.action == "DELETE",
-                    res.status == "COMPLETE",
+                    res.stack_id == stack_id, _DELETE_COMPLETE
                 )
             )
         )
@@ -661,9 +662,7 @@ def purge_deleted(db: Database, stack_id: str) -> None:
     with db.transaction() as session:
         gone = session.execute(
             select(res.id, res.current_template_id).where(
-                res.stack_id == stack_id,
-                res.action == "DELETE",
-                res.status == "COMPLETE",
+                res.stack_id == stack_id, _DELETE_COMPLETE
             )
         ).all()
         if not gone:

@@ -46,6 +46,24 @@ class RowSummary:
     updated_at: datetime.datetime | None = None
     created_at: datetime.datetime | None = None
 
+    @classmethod
+    def of(cls, row: Any) -> RowSummary:
+        """The summary of anything with a resource row's attributes (a
+        :class:`ResourceRow`, a row of the database's summary read);
+        empty columns read as a :class:`ResourceRow` reads them."""
+        return cls(
+            id=row.id,
+            name=row.name or "",
+            action=row.action or INIT,
+            status=row.status or COMPLETE,
+            current_template_id=row.current_template_id,
+            requires=tuple(row.requires or ()),
+            replaces=row.replaces,
+            replaced_by=row.replaced_by,
+            updated_at=row.updated_at,
+            created_at=row.created_at,
+        )
+
 
 @dataclasses.dataclass
 class ResourceRow:
@@ -74,21 +92,6 @@ class ResourceRow:
     #: whether the row had any resource data when read (None: unknown;
     #: a node's read looks for a row in INIT only)
     has_data: bool | None = None
-
-    def summary(self) -> RowSummary:
-        """What traversal planning sees of this row."""
-        return RowSummary(
-            id=self.id,
-            name=self.name,
-            action=self.action,
-            status=self.status,
-            current_template_id=self.current_template_id,
-            requires=tuple(self.requires),
-            replaces=self.replaces,
-            replaced_by=self.replaced_by,
-            updated_at=self.updated_at,
-            created_at=self.created_at,
-        )
 
 
 @dataclasses.dataclass

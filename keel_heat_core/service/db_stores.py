@@ -378,18 +378,7 @@ class DbResourceStore:
 
     def get_summaries(self, stack_id: str) -> list[r.RowSummary]:
         return [
-            r.RowSummary(
-                id=rec.id,
-                name=rec.name or "",
-                action=rec.action or r.INIT,
-                status=rec.status or r.COMPLETE,
-                current_template_id=rec.current_template_id,
-                requires=tuple(rec.requires or ()),
-                replaces=rec.replaces,
-                replaced_by=rec.replaced_by,
-                updated_at=rec.updated_at,
-                created_at=rec.created_at,
-            )
+            r.RowSummary.of(rec)
             for rec in resource_repo.get_summaries(self.db, stack_id)
         ]
 
@@ -500,8 +489,7 @@ class DbResourceStore:
                 *(self._data_write(resource_id, item) for item in data),
                 *(self._in_release(item) for item in then),
             ],
-            # only a release whose successor runs next in this thread
-            defer=defer and any(isinstance(t, ReadAhead) for t in then),
+            defer=defer,
         )
 
     def _data_write(

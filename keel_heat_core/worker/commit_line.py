@@ -46,11 +46,8 @@ class LineCommits:
                 self._opened = (serial, done)
             if step is not None:
                 return step
-            try:
-                commits.flush()
+            if self._committed():
                 return None
-            except RunLost:
-                pass
         commits.recover()
         commits.stop()
         self._on = False
@@ -61,6 +58,14 @@ class LineCommits:
             "A shared commit was rolled back: resource %s runs again", again[1]
         )
         return again
+
+    def _committed(self) -> bool:
+        """Commit the open run; False when it was lost doing so."""
+        try:
+            self._commits.flush()
+        except RunLost:
+            return False
+        return True
 
     def stop(self) -> None:
         """The call ends: commit what is open."""

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from keel_heat_core.convergence.store import InRelease
+from keel_heat_core.convergence.store import InRelease, ReadAhead
 
 LOG = logging.getLogger(__name__)
 
@@ -197,8 +197,9 @@ class ResourceLock:
         resource data ``data``. Retried as :meth:`release` is while the
         database is unreachable.
 
-        Nothing of it is outside the database, so its commit may be
-        shared with the next releases of the thread (``defer``).
+        Nothing of it is outside the database, so when the thread runs
+        the successor next (``then`` reads it ahead) its commit may be
+        shared with that node's release (``defer``).
 
         :raises UpdateInProgress: someone holds the lock or moved the key
             since the row was read (also when a write that committed
@@ -208,9 +209,10 @@ class ResourceLock:
         """
         deadline = self._clock() + RELEASE_RETRY_SECS
         pause = 0.5
+        defer = any(isinstance(item, ReadAhead) for item in then)
         while True:
             try:
-                self._write(None, None, values, events, then, data, defer=True)
+                self._write(None, None, values, events, then, data, defer)
                 return
             except UpdateInProgress:
                 raise

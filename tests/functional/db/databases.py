@@ -1,4 +1,5 @@
-"""Scratch databases for the persistence tests.
+"""Scratch databases for the persistence tests, and what the tests watch
+on them (a server connection's id, the commits and SELECTs of a block).
 
 Each database is named ``keel_db_<random>`` and dropped afterwards.
 MariaDB runs on 127.0.0.1:3306 (root, no password), PostgreSQL on
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import pathlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import sqlalchemy as sa
@@ -74,3 +75,41 @@ def kill_backend(db: Database, pid: int) -> None:
                 )
     finally:
         other.dispose()
+
+
+@contextlib.contextmanager
+def collected(
+    db: Database, event: str, pick: Callable[..., object | None]
+) -> Iterator[list[object]]:
+    """What ``pick`` makes of each ``event`` of the engine in the block
+    (None: nothing)."""
+    items: list[object] = []
+
+    def seen(*args: object) -> None:
+        item = pick(*args)
+        if item is not None:
+            items.append(item)
+
+    sa.event.listen(db.engine, event, seen)
+    try:
+        yield items
+    finally:
+        sa.event.remove(db.engine, event, seen)
+
+
+def commits_of(
+    db: Database,
+) -> contextlib.AbstractContextManager[list[object]]:
+    """The connections of every commit made inside the block."""
+    return collected(db, "commit", lambda conn: conn)
+
+
+def selects_of(
+    db: Database,
+) -> contextlib.AbstractContextManager[list[object]]:
+    """The SELECT statements run inside the block."""
+
+    def select(_c: object, _cur: object, stmt: str, *_: object) -> object:
+        return stmt if stmt.lstrip().upper().startswith("SELECT") else None
+
+    return collected(db, "before_cursor_execute", select)

@@ -24,17 +24,6 @@ INSERT = sa.text("INSERT INTO probe (v) VALUES (:v)")
 COUNT = sa.text("SELECT COUNT(*) FROM probe")
 
 
-class Commits:
-    """Counts the commits of a database's engine."""
-
-    def __init__(self, db: Database) -> None:
-        self.count = 0
-        sa.event.listen(db.engine, "commit", self._seen)
-
-    def _seen(self, _conn: object) -> None:
-        self.count += 1
-
-
 @pytest.fixture(
     params=[
         pytest.param("mariadb", marks=pytest.mark.mariadb),
@@ -71,21 +60,21 @@ def release(db: Database, value: int) -> None:
 
 
 def test_releases_share_a_commit_up_to_the_run_length(db: Database) -> None:
-    commits = Commits(db)
-    with running(db):
-        for value in range(db.runs.limit - 1):
-            release(db, value)
-        assert seen_elsewhere(db) == 0
-        assert commits.count == 0
-        assert db.runs.serial() is not None
-        release(db, 99)  # the run's last: it commits
-        assert seen_elsewhere(db) == db.runs.limit
-        assert commits.count == 1
-        assert db.runs.serial() is None
-        release(db, 100)
-        assert seen_elsewhere(db) == db.runs.limit
-    assert seen_elsewhere(db) == db.runs.limit + 1
-    assert commits.count == 2
+    with databases.commits_of(db) as commits:
+        with running(db):
+            for value in range(db.runs.limit - 1):
+                release(db, value)
+            assert seen_elsewhere(db) == 0
+            assert len(commits) == 0
+            assert db.runs.serial() is not None
+            release(db, 99)  # the run's last: it commits
+            assert seen_elsewhere(db) == db.runs.limit
+            assert len(commits) == 1
+            assert db.runs.serial() is None
+            release(db, 100)
+            assert seen_elsewhere(db) == db.runs.limit
+        assert seen_elsewhere(db) == db.runs.limit + 1
+        assert len(commits) == 2
 
 
 def test_any_other_statement_of_the_thread_commits_the_run_first(
@@ -147,8 +136,8 @@ def test_a_release_failing_in_a_run_rolls_the_whole_run_back(
         # nothing of the thread goes on until the driver re-runs the nodes
         with pytest.raises(RunLost), db.connection() as conn:
             conn.execute(INSERT, {"v": 4})
-        with pytest.raises(RunLost), db.transaction():
-            pass
+        with pytest.raises(RunLost), db.transaction() as session:
+            session.execute(COUNT)
         with pytest.raises(RunLost):
             db.runs.flush()
         db.runs.recover()

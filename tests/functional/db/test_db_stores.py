@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import datetime
 import threading
 import uuid
-from collections.abc import Callable, Iterator
 
 import pytest
 import sqlalchemy as sa
@@ -30,49 +28,11 @@ from keel_heat_core.service.db_stores import (
     DbSyncPointStore,
 )
 from keel_heat_core.worker.lock import ResourceLock, UpdateInProgress
-from tests.functional.db import builders
+from tests.functional.db import builders, databases
 
 
 def _no_sleep(_: float) -> None:
     return None
-
-
-@contextlib.contextmanager
-def _collected(
-    db: Database, event: str, pick: Callable[..., object | None]
-) -> Iterator[list[object]]:
-    """What ``pick`` makes of each ``event`` of the engine in the block
-    (None: nothing)."""
-    items: list[object] = []
-
-    def seen(*args: object) -> None:
-        item = pick(*args)
-        if item is not None:
-            items.append(item)
-
-    sa.event.listen(db.engine, event, seen)
-    try:
-        yield items
-    finally:
-        sa.event.remove(db.engine, event, seen)
-
-
-def commits_of(
-    db: Database,
-) -> contextlib.AbstractContextManager[list[object]]:
-    """The connections of every commit made inside the block."""
-    return _collected(db, "commit", lambda conn: conn)
-
-
-def selects_of(
-    db: Database,
-) -> contextlib.AbstractContextManager[list[object]]:
-    """The SELECT statements run inside the block."""
-
-    def select(_c: object, _cur: object, stmt: str, *_: object) -> object:
-        return stmt if stmt.lstrip().upper().startswith("SELECT") else None
-
-    return _collected(db, "before_cursor_execute", select)
 
 
 def test_propagation_over_the_database(db: Database) -> None:
@@ -126,7 +86,7 @@ def test_a_traversals_sync_points_go_in_one_transaction(db: Database) -> None:
     trav = str(uuid.uuid4())
     store = DbSyncPointStore(db)
     points = [(str(i), flag) for i in range(60) for flag in (True, False)]
-    with commits_of(db) as commits:
+    with databases.commits_of(db) as commits:
         store.create_sync_points(st.id, trav, [*points, (st.id, True)])
     assert len(commits) == 1
     stored = store.list_sync_points(st.id, trav)
@@ -156,7 +116,9 @@ def test_summaries_are_the_rows_as_planning_sees_them(db: Database) -> None:
     builders.new_resource(db, builders.new_stack(db), name="elsewhere")
     store = DbResourceStore(db)
     summaries = store.get_summaries(st.id)
-    assert summaries == [row.summary() for row in store.get_resources(st.id)]
+    assert summaries == [
+        rows.RowSummary.of(row) for row in store.get_resources(st.id)
+    ]
     assert [s.id for s in summaries] == [first.id, second.id]
     assert summaries[1].requires == (first.id,)
 
@@ -261,7 +223,7 @@ def test_a_traversal_graph_is_fetched_once_and_a_new_one_is_read(
     assert stacks.update_stack(
         st.id, st.current_traversal, {"current_deps": first}
     )
-    with selects_of(db) as selects:
+    with databases.selects_of(db) as selects:
         for _ in range(3):
             row = stacks.get_stack(st.id)
             assert row is not None and row.current_deps == first
@@ -287,7 +249,7 @@ def test_a_node_reads_its_row_and_stack_with_one_statement(
     res = builders.new_resource(db, st, action="CREATE", status="COMPLETE")
     stacks = DbStackStore(db)
     stacks.get_resource_and_stack(res.id)  # the graph, once per traversal
-    with selects_of(db) as statements:
+    with databases.selects_of(db) as statements:
         row, stack = stacks.get_resource_and_stack(res.id)
     assert len(statements) == 1, statements
     # what the two reads of their own give
@@ -332,7 +294,7 @@ def test_a_release_reads_the_node_it_hands_over_in_its_transaction(
     # a read ahead of a write that will miss finds nothing
     stale = FirstWrite(str(nxt.id), "gone", True, {"k": 1})
     missed = ReadAhead(nxt.id, stale)
-    with commits_of(db) as commits:
+    with databases.commits_of(db) as commits:
         lock.release(
             "eng-1", {"status": "COMPLETE"}, (), [write, stale, ahead, missed]
         )
@@ -362,7 +324,7 @@ def test_a_line_read_ahead_answers_the_next_reads_while_fresh(
     clock = _Clock()
     stacks = DbStackStore(db, clock=clock)
     alone = {key: stacks.get_resource_and_stack(key) for key in ids}
-    with selects_of(db) as selects, db.connection() as conn:
+    with databases.selects_of(db) as selects, db.connection() as conn:
         # the first read takes the rows of the line after it as well
         first = stacks.read_ahead_in(conn, ids[0], ids[1:])
         assert len(selects) == 1
@@ -390,7 +352,7 @@ def test_a_line_read_ahead_is_used_once_and_by_its_thread_only(
     ids = [res.id for res in line]
     stacks = DbStackStore(db)
     stacks.get_resource_and_stack(ids[0])  # the graph, once per traversal
-    with selects_of(db) as selects:
+    with databases.selects_of(db) as selects:
         # (a transaction each: SQLite takes its write lock at BEGIN)
         with db.connection() as conn:
             stacks.read_ahead_in(conn, ids[0], ids[1:])
@@ -434,7 +396,7 @@ def test_a_local_outcome_is_one_commit_with_its_data(db: Database) -> None:
         rows.DataWrite("gone", None),
         rows.DataWrite("never", None),
     ]
-    with commits_of(db) as commits:
+    with databases.commits_of(db) as commits:
         lock.finish(
             {"action": "CREATE", "status": "COMPLETE", "physical_id": "p-1"},
             [event],
@@ -525,7 +487,7 @@ def test_a_read_and_swap_reads_the_node_it_fires_in_its_transaction(
         return {"k": 1}, None
 
     ahead = ReadAhead(nxt.id)
-    with commits_of(db) as commits:
+    with databases.commits_of(db) as commits:
         found = syncs.read_and_swap(str(nxt.id), trav, False, plan, ahead)
     assert found is not None and found[1]
     assert len(commits) == 1

@@ -17,6 +17,7 @@ from typing import Any
 from oslo_config import cfg
 
 from keel_heat_core.context import RequestContext
+from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.testing import cloud as kit
 from keel_heat_core.testing.cloud import KEY, serialize_sqlite_writers
 
@@ -26,6 +27,8 @@ __all__ = [
     "make_conf",
     "scratch_database",
     "serialize_sqlite_writers",
+    "settle",
+    "state",
     "wait_for",
 ]
 
@@ -72,3 +75,24 @@ def wait_for(
 ) -> Any:
     """:func:`keel_heat_core.testing.cloud.wait_for`, polled often."""
     return kit.wait_for(predicate, timeout, what, interval=0.05)
+
+
+def state(cloud: Cloud, stack_id: str) -> str:
+    """``<action>_<status>`` of a stack, deleted or not, as stored."""
+    rec = stack_repo.get(cloud.db, stack_id, show_deleted=True)
+    assert rec is not None
+    return f"{rec.action}_{rec.status}"
+
+
+def settle(cloud: Cloud, stack_id: str, wanted: str) -> None:
+    """Wait for the action of ``wanted`` (``CREATE_COMPLETE``...) to end;
+    it must end in ``wanted``."""
+    wait_for(
+        lambda: (
+            state(cloud, stack_id) != f"{wanted.split('_')[0]}_IN_PROGRESS"
+        ),
+        what=wanted,
+    )
+    rec = stack_repo.get(cloud.db, stack_id, show_deleted=True)
+    assert rec is not None
+    assert state(cloud, stack_id) == wanted, rec.status_reason

@@ -18,7 +18,7 @@ from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.db import sync_point as sync_repo
 from keel_heat_core.service import db_stores
 from keel_heat_core.worker import cleanup_run
-from tests.functional.engine.stacks import Cloud, scratch_database, wait_for
+from tests.functional.engine.stacks import Cloud, scratch_database, settle
 
 N = 60
 
@@ -70,24 +70,6 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
 
     monkeypatch.setattr(cleanup_run.CleanupRun, "__call__", recording)
     return covered
-
-
-def state(cloud: Cloud, stack_id: str) -> str:
-    rec = stack_repo.get(cloud.db, stack_id, show_deleted=True)
-    assert rec is not None
-    return f"{rec.action}_{rec.status}"
-
-
-def settle(cloud: Cloud, stack_id: str, wanted: str) -> None:
-    wait_for(
-        lambda: (
-            state(cloud, stack_id) != f"{wanted.split('_')[0]}_IN_PROGRESS"
-        ),
-        what=wanted,
-    )
-    rec = stack_repo.get(cloud.db, stack_id, show_deleted=True)
-    assert rec is not None
-    assert state(cloud, stack_id) == wanted, rec.status_reason
 
 
 def created(cloud: Cloud) -> tuple[dict[str, str], str]:

@@ -8,19 +8,18 @@ runs again at once (no resume pass here: it runs once an hour).
 from __future__ import annotations
 
 import collections
+import contextlib
 import pathlib
 import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 
 from keel_heat_core.db import event as event_repo
-from keel_heat_core.db import records
 from keel_heat_core.db import resource as resource_repo
-from keel_heat_core.db import stack as stack_repo
-from tests.functional.engine.stacks import Cloud, scratch_database, wait_for
+from tests.functional.db import databases
+from tests.functional.engine.stacks import Cloud, scratch_database, settle
 from tests.functional.engine.test_round_trips import template
 
 N = 40
@@ -44,30 +43,17 @@ def cloud(
             cloud.close()
 
 
-class Commits:
-    """Commits of the engines' threads (not the test's: its requests and
-    polls)."""
+def engine_commits(
+    cloud: Cloud,
+) -> contextlib.AbstractContextManager[list[object]]:
+    """The commits of the engines' threads in the block (not the test's:
+    its requests and polls)."""
+    test = threading.current_thread()
 
-    def __init__(self, cloud: Cloud) -> None:
-        self.count = 0
-        self._lock = threading.Lock()
-        self._test = threading.current_thread()
-        sa.event.listen(cloud.db.engine, "commit", self._seen)
+    def engines(conn: object) -> object | None:
+        return conn if threading.current_thread() is not test else None
 
-    def _seen(self, _conn: object) -> None:
-        if threading.current_thread() is not self._test:
-            with self._lock:
-                self.count += 1
-
-
-def settle(cloud: Cloud, stack_id: str, wanted: str) -> None:
-    def done() -> records.StackRecord | None:
-        rec = stack_repo.get(cloud.db, stack_id, show_deleted=True)
-        assert rec is not None
-        return None if rec.status == "IN_PROGRESS" else rec
-
-    rec = wait_for(done, timeout=120, what=wanted)
-    assert f"{rec.action}_{rec.status}" == wanted, rec.status_reason
+    return databases.collected(cloud.db, "commit", engines)
 
 
 def resource_events(cloud: Cloud, stack_id: str) -> collections.Counter[str]:
@@ -88,23 +74,23 @@ def expected_events(action: str) -> collections.Counter[str]:
 
 
 def test_a_chain_commits_in_runs(cloud: Cloud) -> None:
-    commits = Commits(cloud)
     api = cloud.endpoint(0)
-    ident = api.create_stack(
-        cloud.ctxt, STACK, template("chain", N, "a"), {}, {}, {}
-    )
-    sid = ident["stack_id"]
-    settle(cloud, sid, "CREATE_COMPLETE")
+    with engine_commits(cloud) as commits:
+        ident = api.create_stack(
+            cloud.ctxt, STACK, template("chain", N, "a"), {}, {}, {}
+        )
+        sid = ident["stack_id"]
+        settle(cloud, sid, "CREATE_COMPLETE")
     # node by node, a chain commits at least once per resource
-    assert commits.count < N / 2, commits.count
+    assert len(commits) < N / 2, len(commits)
     rows = resource_repo.get_all_by_stack(cloud.db, sid)
     assert {f"{r.action}_{r.status}" for r in rows} == {"CREATE_COMPLETE"}
     assert {r.engine_id for r in rows} == {None}
     assert resource_events(cloud, sid) == expected_events("CREATE")
-    commits.count = 0
-    api.delete_stack(cloud.ctxt, ident)
-    settle(cloud, sid, "DELETE_COMPLETE")
-    assert commits.count < N / 2, commits.count
+    with engine_commits(cloud) as commits:
+        api.delete_stack(cloud.ctxt, ident)
+        settle(cloud, sid, "DELETE_COMPLETE")
+    assert len(commits) < N / 2, len(commits)
     assert resource_repo.get_all_by_stack(cloud.db, sid) == []
 
 

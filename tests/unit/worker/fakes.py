@@ -154,7 +154,7 @@ class Stores:
                 (x for x in self.resources.values() if x.stack_id == stack_id),
                 key=lambda x: x.id,
             )
-            return [x.summary() for x in rows]
+            return [r.RowSummary.of(x) for x in rows]
 
     def delete_resource(self, resource_id: int) -> None:
         with self.lock:
