@@ -45,6 +45,28 @@ class StackRecord:
     tags: tuple[str, ...] = ()
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class StackSummaryRecord:
+    """What a listing of stacks shows of a ``stack`` row, plus its tags.
+
+    The fields are in the order of ``db.stack.SUMMARY_COLUMNS``.
+    """
+
+    id: str
+    name: str | None
+    tenant: str | None
+    action: str | None
+    status: str | None
+    status_reason: str | None
+    created_at: Time
+    updated_at: Time
+    deleted_at: Time
+    username: str | None
+    owner_id: str | None
+    stack_user_project_id: str | None
+    tags: tuple[str, ...] = ()
+
+
 @dataclasses.dataclass(frozen=True)
 class RawTemplateRecord:
     """A template with its files.

@@ -52,6 +52,25 @@ _TABLE = models.table_of(models.Stack)
 #: every column but ``current_deps`` (what :func:`record_without_deps`
 #: takes; also for a statement reading a stack along with another table)
 NO_DEPS_COLUMNS = tuple(c for c in _TABLE.c if c.name != "current_deps")
+#: the columns a listing shows, in :class:`records.StackSummaryRecord`'s
+#: field order
+SUMMARY_COLUMNS = tuple(
+    _TABLE.c[name]
+    for name in (
+        "id",
+        "name",
+        "tenant",
+        "action",
+        "status",
+        "status_reason",
+        "created_at",
+        "updated_at",
+        "deleted_at",
+        "username",
+        "owner_id",
+        "stack_user_project_id",
+    )
+)
 #: a live stack without its graph
 _NO_DEPS_SELECT = select(*NO_DEPS_COLUMNS).where(
     _TABLE.c.id == bindparam("id"), _TABLE.c.deleted_at.is_(None)
@@ -396,20 +415,22 @@ def list_stacks(
     tags_any: Sequence[str] | None = None,
     not_tags: Sequence[str] | None = None,
     not_tags_any: Sequence[str] | None = None,
-    with_deps: bool = True,
 ) -> list[records.StackRecord]:
     """Heat's ``stack_get_all``: root stacks unless ``show_nested``.
 
     :param filters: exact matches on stack columns.
     :param hidden_tags: ``[DEFAULT] hidden_stack_tags``.
-    :param with_deps: also load each stack's traversal graph
-        (``current_deps``; ``None`` without); ``GET /stacks`` does without.
     :raises exceptions.Invalid: on an unknown filter column.
     """
     with db.transaction() as session:
-        query = _list_query(
+        query = _page_query(
             session,
             scope,
+            limit=limit,
+            sort_keys=sort_keys,
+            marker=marker,
+            sort_dir=sort_dir,
+            filters=filters,
             show_deleted=show_deleted,
             show_nested=show_nested,
             show_hidden=show_hidden,
@@ -419,27 +440,78 @@ def list_stacks(
             not_tags=not_tags,
             not_tags_any=not_tags_any,
         )
-        query = _query.exact_filter(query, models.Stack, filters)
-        marker_row = session.get(models.Stack, marker) if marker else None
-        query = _query.paginate(
-            query,
-            models.Stack,
-            limit=limit,
-            sort_keys=_query.sort_columns(sort_keys, SORT_KEYS),
-            marker_row=marker_row,
-            sort_dir=sort_dir,
+        return _records(session, query.all())
+
+
+def list_summaries(
+    db: Database, scope: Scope, **selection: Any
+) -> list[records.StackSummaryRecord]:
+    """:func:`list_stacks`'s page (same arguments), with only the
+    columns a listing shows (``GET /stacks``).
+
+    Core rows of :data:`SUMMARY_COLUMNS` and their tags, read in one
+    transaction: no ORM entities, no graph, and a third of the columns
+    for the driver to parse.
+
+    :raises exceptions.Invalid: on an unknown filter column.
+    """
+    with db.transaction() as session:
+        stmt = (
+            _page_query(session, scope, **selection)
+            .with_entities(*SUMMARY_COLUMNS)
+            .statement
         )
-        if with_deps:
-            return _records(session, query.all())
-        # the same query as Core rows of plain columns: no ORM entities to
-        # load for a page of 50 stacks, and no graph to decode for each
-        stmt = query.with_entities(*NO_DEPS_COLUMNS).statement
-        found = [row._mapping for row in session.connection().execute(stmt)]
-        tagged = _tags_by_stack(session, [values["id"] for values in found])
+        conn = session.connection()
+        found = conn.execute(stmt).all()
+        tagged = _tags_by_stack(conn, [row[0] for row in found])
+        # the row's columns, then its tags: the record's fields in order
         return [
-            record_without_deps(values, tagged.get(values["id"], ()))
-            for values in found
+            records.StackSummaryRecord(*(*row, tagged.get(row[0], ())))
+            for row in found
         ]
+
+
+def _page_query(
+    session: Session,
+    scope: Scope,
+    *,
+    limit: int | None = None,
+    sort_keys: str | Sequence[str] | None = None,
+    marker: str | None = None,
+    sort_dir: str | None = None,
+    filters: Mapping[str, Any] | None = None,
+    show_deleted: bool = False,
+    show_nested: bool = False,
+    show_hidden: bool = False,
+    hidden_tags: Sequence[str] = (),
+    tags: Sequence[str] | None = None,
+    tags_any: Sequence[str] | None = None,
+    not_tags: Sequence[str] | None = None,
+    not_tags_any: Sequence[str] | None = None,
+) -> Query[models.Stack]:
+    """The filtered, sorted page of stacks :func:`list_stacks` reads."""
+    query = _list_query(
+        session,
+        scope,
+        show_deleted=show_deleted,
+        show_nested=show_nested,
+        show_hidden=show_hidden,
+        hidden_tags=hidden_tags,
+        tags=tags,
+        tags_any=tags_any,
+        not_tags=not_tags,
+        not_tags_any=not_tags_any,
+    )
+    query = _query.exact_filter(query, models.Stack, filters)
+    marker_row = session.get(models.Stack, marker) if marker else None
+    return _query.paginate(
+        query,
+        models.Stack,
+        limit=limit,
+        sort_keys=_query.sort_columns(sort_keys, SORT_KEYS),
+        marker_row=marker_row,
+        sort_dir=sort_dir,
+    )
 
 
 def count(

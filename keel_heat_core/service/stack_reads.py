@@ -194,17 +194,13 @@ class StackReads:
         return [views.stack_detail(stack, stored, tags, outputs)]
 
     def list_stacks(self, ctxt: Any, **kwargs: Any) -> list[dict[str, Any]]:
-        recs = stack_repo.list_stacks(
+        found = stack_repo.list_summaries(
             self.api.db,
             scope_of(ctxt),
             hidden_tags=self._hidden_tags(),
-            with_deps=False,
             **_list_args(kwargs),
         )
-        return [
-            views.stack_summary(db_stores.stack_row(rec), rec.tags)
-            for rec in recs
-        ]
+        return [views.stack_summary(rec, rec.tags) for rec in found]
 
     def count_stacks(self, ctxt: Any, **kwargs: Any) -> int:
         args = _list_args(kwargs)

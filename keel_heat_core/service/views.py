@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.identifier import StackIdentifier
@@ -16,18 +16,49 @@ def timestamp(value: datetime.datetime | None) -> str | None:
     return None if value is None else value.strftime(TIME_FORMAT)
 
 
-def identity(stack: r.StackRow, path: str = "") -> dict[str, str]:
+class ListedStack(Protocol):
+    """What a stack's summary shows: an engine's
+    :class:`~keel_heat_core.model.rows.StackRow` or a listing's summary
+    record."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def tenant(self) -> str | None: ...
+    @property
+    def action(self) -> str | None: ...
+    @property
+    def status(self) -> str | None: ...
+    @property
+    def status_reason(self) -> str | None: ...
+    @property
+    def created_at(self) -> datetime.datetime | None: ...
+    @property
+    def updated_at(self) -> datetime.datetime | None: ...
+    @property
+    def deleted_at(self) -> datetime.datetime | None: ...
+    @property
+    def username(self) -> str | None: ...
+    @property
+    def owner_id(self) -> str | None: ...
+    @property
+    def stack_user_project_id(self) -> str | None: ...
+
+
+def identity(stack: ListedStack, path: str = "") -> dict[str, str]:
     """``{tenant, stack_name, stack_id, path}``."""
     return StackIdentifier(
-        stack.tenant or "", stack.name, stack.id, path
+        stack.tenant or "", stack.name or "", stack.id, path
     ).as_dict()
 
 
-def stack_summary(stack: r.StackRow, tags: Any = None) -> dict[str, Any]:
+def stack_summary(stack: ListedStack, tags: Any = None) -> dict[str, Any]:
     """One entry of ``list_stacks``."""
     return {
         "stack_identity": identity(stack),
-        "stack_name": stack.name,
+        "stack_name": stack.name or "",
         "description": "",
         "stack_action": stack.action or "",
         "stack_status": stack.status or "",

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 
 from keel_heat_core.db import (
     exceptions,
+    records,
     resource,
     resource_data,
     stack,
@@ -214,9 +215,17 @@ def test_the_read_of_a_stack_is_one_statement(db: Database) -> None:
     assert len(selects) == 2, selects
 
 
-def test_a_list_without_graphs_is_the_same_list(db: Database) -> None:
-    """``list_stacks(with_deps=False)`` (Core rows, what ``GET /stacks``
-    reads) answers the ORM list's records, without ``current_deps``."""
+def _summary_of(rec: records.StackRecord) -> records.StackSummaryRecord:
+    fields = [f.name for f in dataclasses.fields(records.StackSummaryRecord)]
+    return records.StackSummaryRecord(
+        **{name: getattr(rec, name) for name in fields}
+    )
+
+
+def test_a_listing_shows_the_lists_stacks(db: Database) -> None:
+    """``list_summaries`` (Core rows of the shown columns, what ``GET
+    /stacks`` reads) answers the same page as the ORM list, filters,
+    sorting, markers and tags alike, in one transaction."""
     project = _project()
     scope = Scope(project)
     made = [
@@ -239,12 +248,34 @@ def test_a_list_without_graphs_is_the_same_list(db: Database) -> None:
         {"tags": ["x"]},
         {"not_tags_any": ["y"], "sort_keys": ["creation_time"]},
     ]
+    selects: list[str] = []
+
+    def seen(_c: object, _cur: object, statement: str, *_: object) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            selects.append(statement)
+
     for ask in asks:
         full = stack.list_stacks(db, scope, **ask)
-        light = stack.list_stacks(db, scope, with_deps=False, **ask)
         assert full, ask
-        assert [s.current_deps for s in light] == [None] * len(full)
-        assert light == [
-            dataclasses.replace(s, current_deps=None) for s in full
-        ], ask
-    assert stack.list_stacks(db, Scope(_project()), with_deps=False) == []
+        selects.clear()
+        sa.event.listen(db.engine, "before_cursor_execute", seen)
+        try:
+            light = stack.list_summaries(db, scope, **ask)
+        finally:
+            sa.event.remove(db.engine, "before_cursor_execute", seen)
+        assert light == [_summary_of(s) for s in full], ask
+        # the page and its tags (and the marker's row)
+        assert len(selects) == 2 + ("marker" in ask), selects
+        assert "current_deps" not in selects[-2], selects
+    assert light[0].name and light[0].tenant == project
+    assert stack.list_summaries(db, Scope(_project())) == []
+
+
+def test_summary_columns_are_the_records_fields() -> None:
+    """The summary record is built from its row by position."""
+    assert [c.name for c in stack.SUMMARY_COLUMNS] == [
+        f.name for f in dataclasses.fields(records.StackSummaryRecord)
+    ][: len(stack.SUMMARY_COLUMNS)]
+    assert len(stack.SUMMARY_COLUMNS) + 1 == len(
+        dataclasses.fields(records.StackSummaryRecord)
+    )
