@@ -161,6 +161,52 @@ def _timed(fn: Callable[[], Any], repeat: int) -> list[float]:
     return times
 
 
+#: what a show stands on, cheapest first: the root URL (no token
+#: checked, no engine call), a URL under the project that no route takes
+#: (the token checked, 404), ``GET /build_info`` (one engine call that
+#: reads nothing; Heat's API asks its engine for the revision too) and
+#: the show of the 100-output stack without its outputs
+FLOORS = (
+    ("floor GET / (no token, no engine call)", "{root}", (200, 300)),
+    ("floor GET {project}/no-such-route (token, 404)", "{project}/x", (404,)),
+    (
+        "floor GET /build_info (token, one engine call)",
+        "{project}/build_info",
+        (200,),
+    ),
+    (
+        "show_100_outputs resolve_outputs=false",
+        "{project}/stacks/{stack}?resolve_outputs=false",
+        (200,),
+    ),
+)
+
+
+def floor_cases(
+    client: OrchestrationClient, name: str, stack_id: str, repeat: int = 50
+) -> Iterator[dict[str, Any]]:
+    """The median latency of each of :data:`FLOORS`, one at a time."""
+    places = {
+        "root": client.endpoint.url.rsplit("/v1/", 1)[0] + "/",
+        "project": client.endpoint.url,
+        "stack": f"{name}/{stack_id}",
+    }
+    for case, template, expect in FLOORS:
+        url = template.format(**places)
+
+        def get(url: str = url, expect: tuple[int, ...] = expect) -> None:
+            resp = client.http.get(url, allow_redirects=False)
+            if resp.status_code not in expect:
+                raise BenchError(f"GET {url}: {resp.status_code}")
+
+        times = _timed(get, repeat)
+        yield {
+            "case": case,
+            "seconds": sorted(times)[len(times) // 2],
+            "p99": max(times),
+        }
+
+
 def read_cases(
     client: OrchestrationClient,
     timeout: float,
@@ -181,15 +227,7 @@ def read_cases(
         "seconds": sorted(times)[len(times) // 2],
         "p99": max(times),
     }
-    # the floor under any read: an authenticated request that makes one
-    # engine call and reads nothing (Heat's API asks its engine for the
-    # revision too)
-    times = _timed(lambda: client.request("GET", "/build_info", (200,)), 20)
-    yield {
-        "case": "build_info",
-        "seconds": sorted(times)[len(times) // 2],
-        "p99": max(times),
-    }
+    yield from floor_cases(client, name, sid)
 
     made = [(name, sid)]
     if events:
