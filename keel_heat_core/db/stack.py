@@ -25,7 +25,7 @@ show only ``tenant`` matches, as Heat does.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from sqlalchemy import Text, bindparam, delete, func, or_, select, type_coerce
 from sqlalchemy import update as sa_update
@@ -398,56 +398,48 @@ def _list_query(
     return query
 
 
+class Selection(TypedDict, total=False):
+    """Which stacks a listing shows, and in what order (Heat's
+    ``stack_get_all`` arguments).
+
+    ``filters`` are exact matches on stack columns; ``hidden_tags`` is
+    ``[DEFAULT] hidden_stack_tags``, shown only with ``show_hidden``.
+    """
+
+    limit: int | None
+    sort_keys: str | Sequence[str] | None
+    marker: str | None
+    sort_dir: str | None
+    filters: Mapping[str, Any] | None
+    show_deleted: bool
+    show_nested: bool
+    show_hidden: bool
+    hidden_tags: Sequence[str]
+    tags: Sequence[str] | None
+    tags_any: Sequence[str] | None
+    not_tags: Sequence[str] | None
+    not_tags_any: Sequence[str] | None
+
+
+_SELECTION_KEYS = frozenset(Selection.__annotations__)
+
+
 def list_stacks(
-    db: Database,
-    scope: Scope,
-    *,
-    limit: int | None = None,
-    sort_keys: str | Sequence[str] | None = None,
-    marker: str | None = None,
-    sort_dir: str | None = None,
-    filters: Mapping[str, Any] | None = None,
-    show_deleted: bool = False,
-    show_nested: bool = False,
-    show_hidden: bool = False,
-    hidden_tags: Sequence[str] = (),
-    tags: Sequence[str] | None = None,
-    tags_any: Sequence[str] | None = None,
-    not_tags: Sequence[str] | None = None,
-    not_tags_any: Sequence[str] | None = None,
+    db: Database, scope: Scope, **selection: Unpack[Selection]
 ) -> list[records.StackRecord]:
     """Heat's ``stack_get_all``: root stacks unless ``show_nested``.
 
-    :param filters: exact matches on stack columns.
-    :param hidden_tags: ``[DEFAULT] hidden_stack_tags``.
     :raises exceptions.Invalid: on an unknown filter column.
     """
     with db.transaction() as session:
-        query = _page_query(
-            session,
-            scope,
-            limit=limit,
-            sort_keys=sort_keys,
-            marker=marker,
-            sort_dir=sort_dir,
-            filters=filters,
-            show_deleted=show_deleted,
-            show_nested=show_nested,
-            show_hidden=show_hidden,
-            hidden_tags=hidden_tags,
-            tags=tags,
-            tags_any=tags_any,
-            not_tags=not_tags,
-            not_tags_any=not_tags_any,
-        )
-        return _records(session, query.all())
+        return _records(session, _page_query(session, scope, selection).all())
 
 
 def list_summaries(
-    db: Database, scope: Scope, **selection: Any
+    db: Database, scope: Scope, **selection: Unpack[Selection]
 ) -> list[records.StackSummaryRecord]:
-    """:func:`list_stacks`'s page (same arguments), with only the
-    columns a listing shows (``GET /stacks``).
+    """:func:`list_stacks`'s page, with only the columns a listing shows
+    (``GET /stacks``).
 
     Core rows of :data:`SUMMARY_COLUMNS` and their tags, read in one
     transaction: no ORM entities, no graph, and a third of the columns
@@ -457,7 +449,7 @@ def list_summaries(
     """
     with db.transaction() as session:
         stmt = (
-            _page_query(session, scope, **selection)
+            _page_query(session, scope, selection)
             .with_entities(*SUMMARY_COLUMNS)
             .statement
         )
@@ -472,45 +464,36 @@ def list_summaries(
 
 
 def _page_query(
-    session: Session,
-    scope: Scope,
-    *,
-    limit: int | None = None,
-    sort_keys: str | Sequence[str] | None = None,
-    marker: str | None = None,
-    sort_dir: str | None = None,
-    filters: Mapping[str, Any] | None = None,
-    show_deleted: bool = False,
-    show_nested: bool = False,
-    show_hidden: bool = False,
-    hidden_tags: Sequence[str] = (),
-    tags: Sequence[str] | None = None,
-    tags_any: Sequence[str] | None = None,
-    not_tags: Sequence[str] | None = None,
-    not_tags_any: Sequence[str] | None = None,
+    session: Session, scope: Scope, selection: Selection
 ) -> Query[models.Stack]:
-    """The filtered, sorted page of stacks :func:`list_stacks` reads."""
+    """The filtered, sorted page of stacks a listing reads.
+
+    :raises TypeError: on an argument :class:`Selection` does not have.
+    """
+    unknown = set(selection) - _SELECTION_KEYS
+    if unknown:
+        raise TypeError(f"unknown listing arguments {sorted(unknown)}")
     query = _list_query(
         session,
         scope,
-        show_deleted=show_deleted,
-        show_nested=show_nested,
-        show_hidden=show_hidden,
-        hidden_tags=hidden_tags,
-        tags=tags,
-        tags_any=tags_any,
-        not_tags=not_tags,
-        not_tags_any=not_tags_any,
+        show_deleted=selection.get("show_deleted", False),
+        show_nested=selection.get("show_nested", False),
+        show_hidden=selection.get("show_hidden", False),
+        hidden_tags=selection.get("hidden_tags", ()),
+        tags=selection.get("tags"),
+        tags_any=selection.get("tags_any"),
+        not_tags=selection.get("not_tags"),
+        not_tags_any=selection.get("not_tags_any"),
     )
-    query = _query.exact_filter(query, models.Stack, filters)
-    marker_row = session.get(models.Stack, marker) if marker else None
+    query = _query.exact_filter(query, models.Stack, selection.get("filters"))
+    marker = selection.get("marker")
     return _query.paginate(
         query,
         models.Stack,
-        limit=limit,
-        sort_keys=_query.sort_columns(sort_keys, SORT_KEYS),
-        marker_row=marker_row,
-        sort_dir=sort_dir,
+        limit=selection.get("limit"),
+        sort_keys=_query.sort_columns(selection.get("sort_keys"), SORT_KEYS),
+        marker_row=session.get(models.Stack, marker) if marker else None,
+        sort_dir=selection.get("sort_dir"),
     )
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any, Protocol
+from typing import Any
 
+from keel_heat_core.db.records import StackSummaryRecord
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.identifier import StackIdentifier
 
@@ -16,35 +17,8 @@ def timestamp(value: datetime.datetime | None) -> str | None:
     return None if value is None else value.strftime(TIME_FORMAT)
 
 
-class ListedStack(Protocol):
-    """What a stack's summary shows: an engine's
-    :class:`~keel_heat_core.model.rows.StackRow` or a listing's summary
-    record."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def name(self) -> str | None: ...
-    @property
-    def tenant(self) -> str | None: ...
-    @property
-    def action(self) -> str | None: ...
-    @property
-    def status(self) -> str | None: ...
-    @property
-    def status_reason(self) -> str | None: ...
-    @property
-    def created_at(self) -> datetime.datetime | None: ...
-    @property
-    def updated_at(self) -> datetime.datetime | None: ...
-    @property
-    def deleted_at(self) -> datetime.datetime | None: ...
-    @property
-    def username(self) -> str | None: ...
-    @property
-    def owner_id(self) -> str | None: ...
-    @property
-    def stack_user_project_id(self) -> str | None: ...
+#: what a stack's summary shows: the engine's row, or a listing's record
+ListedStack = r.StackRow | StackSummaryRecord
 
 
 def identity(stack: ListedStack, path: str = "") -> dict[str, str]:

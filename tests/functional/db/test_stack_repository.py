@@ -269,6 +269,8 @@ def test_a_listing_shows_the_lists_stacks(db: Database) -> None:
         assert "current_deps" not in selects[-2], selects
     assert light[0].name and light[0].tenant == project
     assert stack.list_summaries(db, Scope(_project())) == []
+    with pytest.raises(TypeError, match="sort_key"):
+        stack.list_summaries(db, scope, sort_key="name")  # type: ignore[call-arg]
 
 
 def test_summary_columns_are_the_records_fields() -> None:
