@@ -161,6 +161,16 @@ def _timed(fn: Callable[[], Any], repeat: int) -> list[float]:
     return times
 
 
+def _latency(case: str, times: list[float], **more: Any) -> dict[str, Any]:
+    """A case's row: the median and the slowest of its ``times``."""
+    return {
+        "case": case,
+        **more,
+        "seconds": sorted(times)[len(times) // 2],
+        "p99": max(times),
+    }
+
+
 #: what a show stands on, cheapest first: the root URL (no token
 #: checked, no engine call), a URL under the project that no route takes
 #: (the token checked, 404), ``GET /build_info`` (one engine call that
@@ -168,7 +178,11 @@ def _timed(fn: Callable[[], Any], repeat: int) -> list[float]:
 #: the show of the 100-output stack without its outputs
 FLOORS = (
     ("floor GET / (no token, no engine call)", "{root}", (200, 300)),
-    ("floor GET {project}/no-such-route (token, 404)", "{project}/x", (404,)),
+    (
+        "floor GET {project}/no-such-route (token, 404)",
+        "{project}/no-such-route",
+        (404,),
+    ),
     (
         "floor GET /build_info (token, one engine call)",
         "{project}/build_info",
@@ -199,12 +213,7 @@ def floor_cases(
             if resp.status_code not in expect:
                 raise BenchError(f"GET {url}: {resp.status_code}")
 
-        times = _timed(get, repeat)
-        yield {
-            "case": case,
-            "seconds": sorted(times)[len(times) // 2],
-            "p99": max(times),
-        }
+        yield _latency(case, _timed(get, repeat))
 
 
 def read_cases(
@@ -221,12 +230,7 @@ def read_cases(
     sid = client.create_stack(name, outputs(100), {})
     client.wait(name, sid, "CREATE", timeout)
     times = _timed(lambda: client.show_stack(name, sid), 20)
-    yield {
-        "case": "show_100_outputs",
-        "n": 100,
-        "seconds": sorted(times)[len(times) // 2],
-        "p99": max(times),
-    }
+    yield _latency("show_100_outputs", times, n=100)
     yield from floor_cases(client, name, sid)
 
     made = [(name, sid)]

@@ -49,7 +49,8 @@ class StackRecord:
 class StackSummaryRecord:
     """What a listing of stacks shows of a ``stack`` row, plus its tags.
 
-    The fields are in the order of ``db.stack.SUMMARY_COLUMNS``.
+    Every field but ``tags`` is a ``stack`` column of the same name
+    (``db.stack.SUMMARY_COLUMNS`` reads them in this order).
     """
 
     id: str

@@ -24,6 +24,7 @@ show only ``tenant`` matches, as Heat does.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypedDict, Unpack
 
@@ -52,24 +53,12 @@ _TABLE = models.table_of(models.Stack)
 #: every column but ``current_deps`` (what :func:`record_without_deps`
 #: takes; also for a statement reading a stack along with another table)
 NO_DEPS_COLUMNS = tuple(c for c in _TABLE.c if c.name != "current_deps")
-#: the columns a listing shows, in :class:`records.StackSummaryRecord`'s
-#: field order
+#: the columns a listing shows: :class:`records.StackSummaryRecord`'s
+#: fields but the tags, in their order
 SUMMARY_COLUMNS = tuple(
-    _TABLE.c[name]
-    for name in (
-        "id",
-        "name",
-        "tenant",
-        "action",
-        "status",
-        "status_reason",
-        "created_at",
-        "updated_at",
-        "deleted_at",
-        "username",
-        "owner_id",
-        "stack_user_project_id",
-    )
+    _TABLE.c[field.name]
+    for field in dataclasses.fields(records.StackSummaryRecord)
+    if field.name != "tags"
 )
 #: a live stack without its graph
 _NO_DEPS_SELECT = select(*NO_DEPS_COLUMNS).where(
