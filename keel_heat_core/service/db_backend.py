@@ -8,12 +8,16 @@ from typing import Any
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from keel_heat_core.db import raw_template as template_repo
+from keel_heat_core.db import stack_tag as stack_tag_repo
 from keel_heat_core.db.database import Database
+from keel_heat_core.model import rows as r
 from keel_heat_core.service import db_stores
 from keel_heat_core.service.notifications import StackNotifier
 from keel_heat_core.service.plugin_factory import PluginFactory
 from keel_heat_core.service.snapshots import SnapshotFinisher
 from keel_heat_core.service.stack_creds import StackCredentials
+from keel_heat_core.template import versions
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.deps import (
     Caster,
@@ -121,7 +125,24 @@ class DatabaseBackend:
         return StackNotifier(
             transport.get_notifier(self.conf, serializer=serializer()),
             str(_opt(self.conf, "default_notification_level", "INFO")),
+            details=self._stack_details,
         )
+
+    def _stack_details(
+        self, stack: r.StackRow
+    ) -> tuple[list[str] | None, str]:
+        """A stack's tags (None for none) and its template's description,
+        for a notification."""
+        tags = stack_tag_repo.get(self.db, stack.id) or None
+        try:
+            stored = template_repo.get(self.db, stack.raw_template_id)
+            description = versions.load(stored.template).description()
+        except Exception:
+            # a notification is sent whatever happens to this read: the
+            # stack's state is what it reports
+            LOG.warning("No description for stack %s", stack.id)
+            description = ""
+        return tags, description
 
     def engine_endpoints(
         self, deps: WorkerDeps, check: CheckResource

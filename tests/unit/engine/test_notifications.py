@@ -60,5 +60,24 @@ def test_event_types_levels_and_payload() -> None:
     }
 
 
+def test_tags_and_description_come_from_details() -> None:
+    rec = Recorder()
+    asked: list[str] = []
+
+    def details(row: r.StackRow) -> tuple[list[str] | None, str]:
+        asked.append(row.id)
+        return ["a", "b"], "the web tier"
+
+    StackNotifier(rec, details=details).stack_state(
+        None, stack("COMPLETE", "done")
+    )
+    payload = rec.sent[0][2]
+    assert (payload["tags"], payload["description"]) == (
+        ["a", "b"],
+        "the web tier",
+    )
+    assert asked == ["s-1"]
+
+
 def test_nothing_without_a_driver() -> None:
     StackNotifier(None).stack_state(None, stack("COMPLETE", "done"))
