@@ -7,6 +7,7 @@ again against the ``<Prefix>::*`` wildcard.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from importlib import metadata
@@ -182,3 +183,25 @@ class Enforcer:
             raise PolicyDenied("resource_types:" + type_name)
         if not self._check_type(context, wildcard, target):
             raise PolicyDenied(type_name)
+
+
+def get_enforcer() -> policy.Enforcer:
+    """The ``oslo.policy.enforcer`` entry point of ``keel_heat_core``.
+
+    oslo.policy's command-line tools (``oslopolicy-policy-generator``,
+    ``-validator``, ``-list-redundant``, ``-policy-upgrade``) ask a
+    namespace for its enforcer, after parsing their own command line into
+    the global configuration: its ``--config-file`` names the policy file
+    to look at. A caller that parsed nothing gets keel-heat's own files
+    (``/etc/keel-heat/keel-heat.conf``, or those listed in
+    ``KEEL_HEAT_CONFIG_FILES``). The rules are the core's and every
+    installed pack's, as the API registers them.
+    """
+    conf = cfg.CONF
+    try:
+        conf.config_file  # noqa: B018 (registered once the conf is parsed)
+    except cfg.NoSuchOptError:
+        listed = os.environ.get("KEEL_HEAT_CONFIG_FILES")
+        files = [path for path in (listed or "").split(",") if path]
+        conf([], project="keel-heat", default_config_files=files or None)
+    return Enforcer(conf).enforcer
