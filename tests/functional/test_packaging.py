@@ -17,6 +17,7 @@ import subprocess
 import sys
 import textwrap
 import tomllib
+import zipfile
 
 import pytest
 
@@ -398,3 +399,21 @@ def test_keystone_pack_in_a_fresh_venv(
     pip(venv, "uninstall", "-q", "-y", "keel-heat-pack-keystone")
     with serving(venv, tmp_path / "after", keystone):
         assert not _types(keystone) & KEYSTONE_TYPES
+
+
+def test_wheels_carry_the_license_and_the_core_its_types(
+    wheels, service_wheels
+) -> None:
+    """Every distribution ships Apache-2.0's text, and the core and API
+    mark themselves typed (PEP 561) for the packs' type checkers."""
+    ours = {"keel_heat_core": wheels["keel_heat_core"], **service_wheels}
+    for name, wheel in ours.items():
+        with zipfile.ZipFile(wheel) as archive:
+            names = archive.namelist()
+            licences = [n for n in names if n.endswith("/licenses/LICENSE")]
+            assert licences, f"{name} has no LICENSE"
+            text = archive.read(licences[0]).decode()
+        assert "Apache License" in text and "Version 2.0" in text, name
+    for name in ("keel_heat_core", "keel_heat_api"):
+        with zipfile.ZipFile(ours[name]) as archive:
+            assert f"{name}/py.typed" in archive.namelist(), name
