@@ -42,19 +42,6 @@ api_opts = [
         default=["admin", "member", "reader"],
         help="The roles of every request when auth_strategy is noauth.",
     ),
-    cfg.ListOpt(
-        "template_url_allowed_hosts",
-        default=[],
-        help="Host names (or IP networks in CIDR form) template_url may "
-        "name. Empty allows any host whose addresses are all public.",
-    ),
-    cfg.BoolOpt(
-        "template_url_allow_private",
-        default=False,
-        help="Let template_url reach loopback, link-local and private "
-        "addresses. Off by default: the API must not be a way into the "
-        "internal network.",
-    ),
 ]
 
 fallback_default_opts = [

@@ -80,7 +80,14 @@ def load_app(
 
 def noauth_project(conf: cfg.ConfigOpts) -> str | None:
     """Return the noauth project when the API runs without Keystone."""
-    if "api" in conf and conf.api.get("auth_strategy") == "noauth":
+    # the core registers [api] too (its remote-template options): the
+    # API's own options are there only with the API distribution
+    api = conf.api if "api" in conf else None
+    if (
+        api is not None
+        and "auth_strategy" in api
+        and (api.auth_strategy == "noauth")
+    ):
         return str(conf.api.noauth_project_id)
     return None
 

@@ -30,6 +30,7 @@ GROUP_MODULES = (
     "plugins",
     "embedded",
     "yaql",
+    "remote_templates",
 )
 
 #: The RPC exchange Heat uses; keeping it lets both talk on one bus.

@@ -31,7 +31,12 @@ from keel_heat_core.service.worker_endpoint import (
     ListenerEndpoint,
     WorkerEndpoint,
 )
-from keel_heat_core.template import environment, versions, yaql_function
+from keel_heat_core.template import (
+    environment,
+    remote,
+    versions,
+    yaql_function,
+)
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.deps import Caster, Liveness, WorkerDeps
 from keel_heat_core.worker.liveness import HeartbeatLiveness
@@ -161,6 +166,7 @@ class EngineService:
         load_global_environment(self.conf)
         load_registries()
         configure_yaql(self.conf)
+        configure_remote_templates(self.conf)
         transport = self._transport or _default_transport(self.conf)
         backend = self._backend or _default_backend(self.conf)
         self._backend = backend
@@ -337,6 +343,18 @@ def configure_yaql(conf: cfg.ConfigOpts) -> None:
         limit_iterators=group.limit_iterators,
         memory_quota=group.memory_quota,
     )
+
+
+def configure_remote_templates(conf: cfg.ConfigOpts) -> None:
+    """Fetch remote templates (resource types and registry entries that
+    are URLs) only from the hosts ``[api]`` allows, as ``template_url``."""
+    try:
+        policy = remote.FetchPolicy.from_conf(conf)
+    except (cfg.NoSuchOptError, cfg.NoSuchGroupError):
+        # a configuration without the core's options (a test's bare
+        # one): the default, public hosts only
+        return
+    remote.configure(policy)
 
 
 def load_registries() -> None:

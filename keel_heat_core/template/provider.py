@@ -10,7 +10,8 @@ The pure, template-level half of Heat's ``TemplateResource``:
 * :func:`validate_against_facade` checks a provider against the real type
   it stands in for;
 * :func:`get_template_file` fetches a template by URL (only the allowed
-  schemes), :func:`check_nested_depth` enforces ``max_nested_stack_depth``.
+  schemes; http(s) only from the hosts :mod:`.remote` allows),
+  :func:`check_nested_depth` enforces ``max_nested_stack_depth``.
 
 The engine wraps these in its stack-backed resource class.
 """
@@ -26,6 +27,7 @@ from keel_heat_core import exception
 from keel_heat_core.template import constraints as constr
 from keel_heat_core.template import format as template_format
 from keel_heat_core.template import parameters as params_mod
+from keel_heat_core.template import remote
 
 REMOTE_SCHEMES = ("http", "https")
 LOCAL_SCHEMES = ("file",)
@@ -257,8 +259,7 @@ def check_nested_depth(
         )
 
 
-class URLFetchError(OSError):
-    """A template could not be fetched."""
+URLFetchError = remote.URLFetchError
 
 
 def fetch(
@@ -284,21 +285,8 @@ def fetch(
                 f"Template exceeds maximum allowed size ({max_size} bytes)"
             )
         return text
-    import requests
-
-    try:
-        resp = requests.get(url, stream=True, timeout=30)
-        resp.raise_for_status()
-        body = b""
-        for chunk in resp.iter_content(chunk_size=65536):
-            body += chunk
-            if len(body) > max_size:
-                raise URLFetchError(
-                    f"Template exceeds maximum allowed size ({max_size} bytes)"
-                )
-        return body.decode(resp.encoding or "utf-8")
-    except requests.RequestException as exc:
-        raise URLFetchError(f"Failed to retrieve template: {exc}") from exc
+    # hosts, size and time as the operator allows, like template_url
+    return remote.fetch(url).decode("utf-8", errors="replace")
 
 
 def get_template_file(

@@ -17,6 +17,7 @@ from keel_heat_api.params import (
     extract_tags,
 )
 from keel_heat_api.template_input import InstantiationData
+from keel_heat_core.template import remote
 
 
 @pytest.fixture
@@ -119,7 +120,7 @@ def _resolving_to(monkeypatch: pytest.MonkeyPatch, address: str) -> None:
     def fake(host: str, port: Any, *args: Any) -> list[Any]:
         return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, 0))]
 
-    monkeypatch.setattr(template_fetch.socket, "getaddrinfo", fake)
+    monkeypatch.setattr(remote.socket, "getaddrinfo", fake)
 
 
 @pytest.mark.parametrize(
