@@ -2,22 +2,22 @@
 
 The rules (allowed hosts, private addresses, size, time) are the same
 for every remote template, whether the API or an engine fetches it:
-:mod:`keel_heat_core.template.remote`.
+:mod:`keel_heat_core.remote_templates`.
 """
 
 from __future__ import annotations
 
 from oslo_config import cfg
 
-from keel_heat_core.template.remote import FetchPolicy, URLFetchError
-from keel_heat_core.template.remote import fetch as fetch_remote
+from keel_heat_core.remote_templates import FetchPolicy, URLFetchError
+from keel_heat_core.remote_templates import fetch as fetch_remote
 
 __all__ = ["URLFetchError", "fetch", "host_allowed"]
 
 
 def host_allowed(conf: cfg.ConfigOpts, host: str) -> bool:
     """Return whether ``template_url`` may reach ``host``."""
-    from keel_heat_core.template.remote import host_allowed as allowed
+    from keel_heat_core.remote_templates import host_allowed as allowed
 
     return allowed(FetchPolicy.from_conf(conf), host)
 

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import oslo_messaging
 from oslo_config import cfg
 
+from keel_heat_core import remote_templates as remote
 from keel_heat_core.rpc.expected import ExpectedErrors
 from keel_heat_core.rpc.listener_client import TOPIC as LISTENER_TOPIC
 from keel_heat_core.rpc.listener_client import ListenerClient
@@ -31,12 +32,7 @@ from keel_heat_core.service.worker_endpoint import (
     ListenerEndpoint,
     WorkerEndpoint,
 )
-from keel_heat_core.template import (
-    environment,
-    remote,
-    versions,
-    yaql_function,
-)
+from keel_heat_core.template import environment, versions, yaql_function
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.deps import Caster, Liveness, WorkerDeps
 from keel_heat_core.worker.liveness import HeartbeatLiveness

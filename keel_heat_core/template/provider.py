@@ -10,7 +10,8 @@ The pure, template-level half of Heat's ``TemplateResource``:
 * :func:`validate_against_facade` checks a provider against the real type
   it stands in for;
 * :func:`get_template_file` fetches a template by URL (only the allowed
-  schemes; http(s) only from the hosts :mod:`.remote` allows),
+  schemes; http(s) only from the hosts that
+  :mod:`keel_heat_core.remote_templates` allows),
   :func:`check_nested_depth` enforces ``max_nested_stack_depth``.
 
 The engine wraps these in its stack-backed resource class.
@@ -24,10 +25,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from keel_heat_core import exception
+from keel_heat_core import remote_templates as remote
 from keel_heat_core.template import constraints as constr
 from keel_heat_core.template import format as template_format
 from keel_heat_core.template import parameters as params_mod
-from keel_heat_core.template import remote
 
 REMOTE_SCHEMES = ("http", "https")
 LOCAL_SCHEMES = ("file",)

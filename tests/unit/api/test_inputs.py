@@ -17,7 +17,7 @@ from keel_heat_api.params import (
     extract_tags,
 )
 from keel_heat_api.template_input import InstantiationData
-from keel_heat_core.template import remote
+from keel_heat_core import remote_templates as remote
 
 
 @pytest.fixture
