@@ -17,7 +17,7 @@ from oslo_middleware import cors, http_proxy_to_wsgi, request_id
 from keel_heat_api import argspecs, hooks, opts, v1
 from keel_heat_api.context import ContextMiddleware, NoAuthMiddleware
 from keel_heat_api.fault import FaultWrapper, WSGIApp
-from keel_heat_api.healthcheck import HealthCheck, Healthcheck
+from keel_heat_api.healthcheck import Healthcheck
 from keel_heat_api.root import RootController
 from keel_heat_api.versions import VersionNegotiation
 from keel_heat_core.policies.enforcer import Enforcer
@@ -81,7 +81,6 @@ def setup_app(
     conf: cfg.ConfigOpts,
     rpc: Any = None,
     enforcer: Any = None,
-    db_check: HealthCheck | None = None,
 ) -> WSGIApp:
     """Return the native API WSGI application.
 
@@ -89,8 +88,6 @@ def setup_app(
     :param rpc: the engine client; an :class:`EngineClient` on the
         configured transport by default.
     :param enforcer: the policy enforcer; built from ``conf`` by default.
-    :param db_check: the database check of ``/healthcheck``; returns
-        ``None`` when healthy, else a reason.
     """
     opts.register_opts(conf)
     enforcer = enforcer or Enforcer(conf)
@@ -110,5 +107,4 @@ def setup_app(
     app = FaultWrapper(app, lambda: bool(conf.debug))
     app = request_id.RequestId(app)
     app = cors.CORS(app, conf)
-    checks = {"database": db_check} if db_check is not None else {}
-    return Healthcheck(app, checks)
+    return Healthcheck(app, conf)

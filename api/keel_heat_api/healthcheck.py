@@ -1,65 +1,69 @@
-"""``/healthcheck``: no authentication, a database check."""
+"""``/healthcheck``: oslo.middleware's health check, before authentication.
+
+Requests for the path go to oslo.middleware's ``Healthcheck`` with the
+``[healthcheck]`` options (``backends``, ``detailed``,
+``allowed_source_ranges``, ``ignore_proxied_requests``,
+``disable_by_file_path``, ...), so its answers, formats (text, JSON,
+HTML) and status codes are the ones operators' tools already parse, as
+for Heat's paste pipeline. A request the options make it ignore goes on
+to the API like any other path.
+
+keel-heat adds one backend, :data:`DATABASE_BACKEND`, on by default:
+the API answers 503 when its database does not answer. Operators who
+set ``backends`` list it beside the others they want, e.g.
+``backends = keel_heat_database,disable_by_file``.
+"""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
 from typing import Any
 
-import webob
+from oslo_config import cfg
+from oslo_middleware import healthcheck
+from oslo_middleware.healthcheck import pluginbase
 
 from keel_heat_api.fault import StartResponse, WSGIApp
+from keel_heat_api.opts import DATABASE_BACKEND
+from keel_heat_core.db.health import database_check
 
-LOG = logging.getLogger(__name__)
+__all__ = ["DATABASE_BACKEND", "DatabaseHealthcheck", "Healthcheck"]
 
-#: A check returns ``None`` when healthy, else a short reason.
-HealthCheck = Callable[[], str | None]
+
+class DatabaseHealthcheck(pluginbase.HealthcheckBaseExtension):
+    """The ``keel_heat_database`` backend: is ``[database] connection``
+    answering? (An API without a database has nothing to check.)"""
+
+    def __init__(self, oslo_conf: cfg.ConfigOpts, conf: Any) -> None:
+        super().__init__(oslo_conf, conf)
+        self._check = database_check(oslo_conf)
+
+    def healthcheck(self, server_port: int) -> pluginbase.HealthcheckResult:
+        reason = self._check()
+        if reason is None:
+            return pluginbase.HealthcheckResult(True, "OK")
+        return pluginbase.HealthcheckResult(False, reason)
 
 
 class Healthcheck:
-    """Answer ``GET|HEAD /healthcheck`` before authentication.
-
-    200 ``OK`` when every check passes, else 503 with the reasons.
+    """Send ``/healthcheck`` to oslo.middleware's check, the rest to
+    ``app``.
 
     :param app: the application for every other path.
-    :param checks: named checks, for example the database one.
+    :param conf: the configuration holding ``[healthcheck]``
+        (:func:`keel_heat_api.opts.register_opts` registered it).
     :param path: the path served.
     """
 
     def __init__(
-        self,
-        app: WSGIApp,
-        checks: dict[str, HealthCheck],
-        path: str = "/healthcheck",
+        self, app: WSGIApp, conf: cfg.ConfigOpts, path: str = "/healthcheck"
     ) -> None:
         self.app = app
-        self.checks = checks
         self.path = path
-
-    def _failures(self) -> list[str]:
-        failures = []
-        for name, check in self.checks.items():
-            try:
-                reason = check()
-            except Exception as exc:  # noqa: BLE001 - report, do not raise
-                LOG.warning("Health check %s raised: %s", name, exc)
-                reason = f"{type(exc).__name__}"
-            if reason:
-                failures.append(f"{name}: {reason}")
-        return failures
+        self.check = healthcheck.Healthcheck(app, conf)
 
     def __call__(
         self, environ: dict[str, Any], start_response: StartResponse
     ) -> Any:
         if environ.get("PATH_INFO", "").rstrip("/") != self.path:
             return self.app(environ, start_response)
-        failures = self._failures()
-        resp = webob.Response(
-            status=503 if failures else 200,
-            content_type="text/plain",
-            charset="UTF-8",
-        )
-        resp.text = "\n".join(failures) if failures else "OK"
-        if environ.get("REQUEST_METHOD") == "HEAD":
-            resp.body = b""
-        return resp(environ, start_response)
+        return self.check(environ, start_response)

@@ -17,6 +17,10 @@ from keel_heat_core import conf as core_conf
 
 API_GROUP = "api"
 
+#: the entry-point name of /healthcheck's database backend, which
+#: ``[healthcheck] backends`` lists by default
+DATABASE_BACKEND = "keel_heat_database"
+
 api_opts = [
     cfg.StrOpt(
         "auth_strategy",
@@ -76,10 +80,16 @@ def _register_middleware_opts(conf: cfg.ConfigOpts) -> None:
     """
     from keystonemiddleware import auth_token
     from oslo_middleware import cors, http_proxy_to_wsgi
+    from oslo_middleware.healthcheck import opts as healthcheck_opts
 
     groups: list[tuple[str, Sequence[cfg.Opt]]] = [
         ("cors", cors.CORS_OPTS),
         ("oslo_middleware", http_proxy_to_wsgi.OPTS),
+        ("healthcheck", healthcheck_opts.HEALTHCHECK_OPTS),
+        # the backends' own, which they would register only when built
+        ("healthcheck", healthcheck_opts.DISABLE_BY_FILE_OPTS),
+        ("healthcheck", healthcheck_opts.DISABLE_BY_FILES_OPTS),
+        ("healthcheck", healthcheck_opts.ENABLE_BY_FILES_OPTS),
     ]
     groups += [(g, o) for g, o in auth_token.list_opts()]
     for group, group_opts in groups:
@@ -88,6 +98,7 @@ def _register_middleware_opts(conf: cfg.ConfigOpts) -> None:
                 conf.register_opt(opt, group=group)
             except cfg.DuplicateOptError:
                 continue
+    conf.set_default("backends", [DATABASE_BACKEND], group="healthcheck")
 
 
 def register_opts(conf: cfg.ConfigOpts) -> None:

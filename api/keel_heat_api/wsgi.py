@@ -14,7 +14,6 @@ from keel_heat_api import app as api_app
 from keel_heat_api.fault import WSGIApp
 from keel_heat_api.wsgi_config import DEFAULT_CONFIG, config_files
 from keel_heat_core import heap
-from keel_heat_core.db.health import database_check
 
 __all__ = ["DEFAULT_CONFIG", "application", "init_application"]
 
@@ -33,7 +32,7 @@ def init_application() -> WSGIApp:
         default_config_files=config_files(),
     )
     logging.setup(conf, "keel-heat-api")
-    return api_app.setup_app(conf, db_check=database_check(conf))
+    return api_app.setup_app(conf)
 
 
 application = init_application()

@@ -15,7 +15,6 @@ from keel_heat_api import cfn
 from keel_heat_api.fault import WSGIApp
 from keel_heat_api.wsgi_config import config_files
 from keel_heat_core import heap
-from keel_heat_core.db.health import database_check
 
 PROG = "keel-heat-api-cfn"
 
@@ -32,7 +31,7 @@ def init_application() -> WSGIApp:
         default_config_files=config_files(),
     )
     logging.setup(conf, PROG)
-    return cfn.setup_app(conf, db_check=database_check(conf))
+    return cfn.setup_app(conf)
 
 
 application = init_application()

@@ -28,7 +28,6 @@ from keel_heat_core.cmd.engine_service import (
 )
 from keel_heat_core.cmd.wsgi_server import WSGIServer
 from keel_heat_core.conf import embedded
-from keel_heat_core.db.health import database_check
 from keel_heat_core.rpc import transport
 
 LOG = logging.getLogger(__name__)
@@ -152,10 +151,9 @@ def run(
     wait: Callable[[], int] = _wait_for_signal,
 ) -> None:
     """Start the engine and both APIs, wait, then stop them in order."""
-    db_check = database_check(conf)
-    native = load_app(conf, NATIVE_APP, db_check=db_check)
+    native = load_app(conf, NATIVE_APP)
     try:
-        cfn = load_app(conf, CFN_APP, db_check=db_check)
+        cfn = load_app(conf, CFN_APP)
     except StartupError as exc:
         # The native API is usable on its own (OSC, Horizon, Skyline);
         # only in-instance tools and AWS:: signals need the CFN API.

@@ -46,9 +46,7 @@ class Harness:
         )
         self.server.start()
         self.rpc = EngineClient(self.conf, transport=self.transport)
-        self.app = api_app.setup_app(
-            self.conf, rpc=self.rpc, db_check=lambda: None
-        )
+        self.app = api_app.setup_app(self.conf, rpc=self.rpc)
 
     def stop(self) -> None:
         """Stop the fake engine server."""

@@ -106,12 +106,11 @@ def native_app(environ: dict[str, Any], start_response: StartResponse):
     return _json(start_response, "404 Not Found", {"error": path})
 
 
-def setup_native(conf: Any, db_check: Any = None) -> Any:
-    assert db_check is not None and db_check() is None
+def setup_native(conf: Any) -> Any:
     return native_app
 
 
-def setup_cfn(conf: Any, db_check: Any = None) -> Any:
+def setup_cfn(conf: Any) -> Any:
     return native_app
 
 

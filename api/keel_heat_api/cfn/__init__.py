@@ -26,7 +26,7 @@ from keel_heat_api.cfn.ec2auth import Ec2TokenMiddleware
 from keel_heat_api.cfn.router import CfnApplication
 from keel_heat_api.context import ContextMiddleware, NoAuthMiddleware
 from keel_heat_api.fault import WSGIApp
-from keel_heat_api.healthcheck import HealthCheck, Healthcheck
+from keel_heat_api.healthcheck import Healthcheck
 from keel_heat_api.versions import VersionNegotiation
 from keel_heat_core.conf import identity as identity_conf
 from keel_heat_core.policies.enforcer import Enforcer
@@ -68,7 +68,6 @@ def setup_app(
     conf: cfg.ConfigOpts,
     rpc: Any = None,
     enforcer: Any = None,
-    db_check: HealthCheck | None = None,
     ec2_session: Any = None,
     fetch: Callable[[str], bytes] | None = None,
 ) -> WSGIApp:
@@ -78,7 +77,6 @@ def setup_app(
     :param rpc: the engine client; an :class:`EngineClient` on the
         configured transport by default.
     :param enforcer: the policy enforcer; built from ``conf`` by default.
-    :param db_check: the database check of ``/healthcheck``.
     :param ec2_session: the keystoneauth session of the ``ec2tokens``
         calls; loaded from ``[ec2authtoken]`` by default.
     :param fetch: ``fetch(url) -> bytes`` for ``TemplateUrl``; the
@@ -103,5 +101,4 @@ def setup_app(
     app = http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf)
     app = request_id.RequestId(app)
     app = cors.CORS(app, conf)
-    checks = {"database": db_check} if db_check is not None else {}
-    return Healthcheck(app, checks)
+    return Healthcheck(app, conf)

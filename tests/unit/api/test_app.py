@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pathlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -55,17 +56,52 @@ def test_noauth_ignores_identity_headers(harness: Harness) -> None:
     assert resp.status_int == 200
 
 
-def test_healthcheck_reports_database() -> None:
-    h = Harness()
+def _health(
+    overrides: dict[tuple[str | None, str], Any], accept: str = "text/plain"
+) -> webob.Response:
+    h = Harness(overrides=overrides)
     try:
-        from keel_heat_api import app as api_app
-
-        app = api_app.setup_app(h.conf, rpc=h.rpc, db_check=lambda: "down")
-        resp = call(app, "GET", "/healthcheck")
-        assert resp.status_int == 503
-        assert "database: down" in resp.text
+        req = webob.Request.blank("/healthcheck")
+        req.headers["Accept"] = accept
+        return req.get_response(h.app)
     finally:
         h.stop()
+
+
+def test_healthcheck_reports_the_database(tmp_path: pathlib.Path) -> None:
+    up = _health(
+        {("database", "connection"): f"sqlite:///{tmp_path}/up.sqlite"}
+    )
+    assert (up.status_int, up.text) == (200, "OK")
+    gone = f"sqlite:///{tmp_path}/no/such/folder/db.sqlite"
+    down = _health({("database", "connection"): gone})
+    assert down.status_int == 503
+    assert down.text.startswith("database unreachable: DB")
+    answer = _health(
+        {("database", "connection"): gone}, accept="application/json"
+    )
+    assert answer.status_int == 503
+    assert answer.json["reasons"] == [down.text]
+
+
+def test_healthcheck_disabled_by_file(tmp_path: pathlib.Path) -> None:
+    flag = tmp_path / "healthcheck_disable"
+    options: dict[tuple[str | None, str], Any] = {
+        ("healthcheck", "backends"): ["keel_heat_database", "disable_by_file"],
+        ("healthcheck", "disable_by_file_path"): str(flag),
+        ("database", "connection"): f"sqlite:///{tmp_path}/up.sqlite",
+    }
+    assert _health(options).status_int == 200
+    flag.write_text("")
+    resp = _health(options)
+    # one line per backend, as oslo.middleware writes them
+    assert (resp.status_int, resp.text) == (503, "OK\nDISABLED BY FILE")
+
+
+def test_healthcheck_outside_the_allowed_sources_is_not_answered() -> None:
+    resp = _health({("healthcheck", "allowed_source_ranges"): ["10.9.0.0/16"]})
+    # the request goes on to the API, where the path is unknown
+    assert resp.status_int == 404
 
 
 def test_debug_adds_tracebacks() -> None:
