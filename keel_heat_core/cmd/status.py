@@ -1,38 +1,28 @@
 """keel-heat-status: ``upgrade check`` before starting a new release.
 
-Exit status follows oslo.upgradecheck: 0 all checks pass, 1 a warning
-needs attention, 2 a check failed.
+The command is oslo.upgradecheck's, as for Heat and every other
+OpenStack service: the same table (or ``--json``), and the exit status
+operators' tooling reads: 0 all checks pass, 1 a warning needs
+attention, 2 a check failed (255 a check raised).
 """
 
-import argparse
-import dataclasses
-import enum
-from collections.abc import Callable, Sequence
-from typing import Any
+import sys
+from collections.abc import Sequence
 
 from oslo_config import cfg
+from oslo_policy import opts as policy_opts
+from oslo_upgradecheck import common_checks, upgradecheck
+from oslo_upgradecheck.upgradecheck import Code, Result
+from sqlalchemy.engine import make_url
 
+from keel_heat_core import conf as keel_conf
 from keel_heat_core import plugins
-from keel_heat_core.cmd import prepare_conf
+from keel_heat_core.cmd.manage_db import db_check
 from keel_heat_core.conf import default
+from keel_heat_core.db.database import Database
+from keel_heat_core.migrations import runner
 
 PROG = "keel-heat-status"
-
-
-class Code(enum.IntEnum):
-    """Result of one check; the exit status is the worst one."""
-
-    SUCCESS = 0
-    WARNING = 1
-    FAILURE = 2
-
-
-@dataclasses.dataclass
-class Result:
-    """Outcome of one check."""
-
-    code: Code
-    details: str = ""
 
 
 def check_plugins(conf: cfg.ConfigOpts) -> Result:
@@ -86,38 +76,62 @@ def check_stack_domain(conf: cfg.ConfigOpts) -> Result:
 
 
 def check_database(conf: cfg.ConfigOpts) -> Result:
-    """``[database] connection`` is set."""
-    if not conf.database.connection:
+    """``[database] connection`` answers and its schema is keel-heat's
+    head (``keel-heat-manage db sync`` has run)."""
+    url = conf.database.connection
+    if not url:
         return Result(Code.FAILURE, "[database] connection is not set")
+    shown = make_url(url).render_as_string(hide_password=True)
+    try:
+        db = Database(url, conf.auth_encryption_key, max_retries=0)
+    except Exception as exc:  # noqa: BLE001 - reported, not raised
+        return Result(
+            Code.FAILURE, f"cannot connect to {shown}: {type(exc).__name__}"
+        )
+    try:
+        if runner.current(db.engine) is None:
+            return Result(
+                Code.FAILURE,
+                f"{shown} has no keel-heat schema: run "
+                "`keel-heat-manage db sync`",
+            )
+        problems = db_check(db)
+    finally:
+        db.engine.dispose()
+    if problems:
+        return Result(Code.FAILURE, "; ".join(problems))
     return Result(Code.SUCCESS)
 
 
-CHECKS: list[tuple[str, Callable[[cfg.ConfigOpts], Result]]] = [
-    ("Plugin packs", check_plugins),
-    ("Encryption key", check_encryption_key),
-    ("Stack user domain", check_stack_domain),
-    ("Database connection", check_database),
-]
+class Checks(upgradecheck.UpgradeCommands):
+    """keel-heat's upgrade checks over a parsed configuration."""
 
+    def __init__(self, conf: cfg.ConfigOpts) -> None:
+        self.conf = conf
 
-def upgrade_check(conf: cfg.ConfigOpts) -> int:
-    """Run every check, print the results, return the worst code."""
-    worst = Code.SUCCESS
-    print("Upgrade Check Results")
-    for name, check in CHECKS:
-        result = check(conf)
-        worst = max(worst, result.code)
-        print(f"  {name}: {result.code.name.capitalize()}")
-        if result.details:
-            print(f"    Details: {result.details}")
-    return int(worst)
+    def _plugins(self) -> Result:
+        return check_plugins(self.conf)
 
+    def _encryption_key(self) -> Result:
+        return check_encryption_key(self.conf)
 
-def _add_commands(subparsers: Any) -> None:
-    upgrade: argparse.ArgumentParser = subparsers.add_parser("upgrade")
-    actions = upgrade.add_subparsers(dest="action", metavar="<command>")
-    check = actions.add_parser("check", help="check the configuration")
-    check.set_defaults(func=upgrade_check)
+    def _stack_domain(self) -> Result:
+        return check_stack_domain(self.conf)
+
+    def _database(self) -> Result:
+        return check_database(self.conf)
+
+    def _policy_json(self) -> Result:
+        return common_checks.check_policy_json(self, self.conf)
+
+    _upgrade_checks = (
+        ("Plugin packs", _plugins),
+        ("Encryption key", _encryption_key),
+        ("Stack user domain", _stack_domain),
+        ("Database", _database),
+        # the one check Heat's own heat-status runs
+        ("Policy File JSON to YAML Migration", _policy_json),
+    )
 
 
 def main(
@@ -125,16 +139,16 @@ def main(
 ) -> int:
     """Run keel-heat-status.
 
-    :returns: 0, 1 or 2 (see the module documentation)
+    :returns: 0, 1, 2 or 255 (see the module documentation)
     """
     conf = cfg.CONF if conf is None else conf
-    if "command" not in conf:
-        conf.register_cli_opt(
-            cfg.SubCommandOpt("command", handler=_add_commands)
-        )
-    conf = prepare_conf(argv, PROG, conf, log_to_stderr=True)
-    func = getattr(conf.command, "func", None)
-    if func is None:
-        print(f"{PROG}: usage: {PROG} upgrade check")
-        return 2
-    return int(func(conf))
+    keel_conf.register_opts(conf)
+    for group, opts in policy_opts.list_opts():
+        conf.register_opts(opts, group=group)
+    conf.set_default("use_stderr", True)
+    return upgradecheck.main(
+        conf,
+        project=keel_conf.PROJECT,
+        upgrade_command=Checks(conf),
+        argv=list(sys.argv[1:] if argv is None else argv),
+    )

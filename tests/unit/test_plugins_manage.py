@@ -7,6 +7,8 @@ import pytest
 from oslo_config import cfg
 
 from keel_heat_core.cmd import manage, status
+from keel_heat_core.db.database import Database
+from keel_heat_core.migrations import runner
 from keel_heat_core.plugins import registry as reg
 from tests.unit.test_plugins_registry import make_dist
 
@@ -140,16 +142,45 @@ def test_group_without_subcommand(site, capsys):
     assert "sub-command is required" in capsys.readouterr().err
 
 
-def test_status_upgrade_check(site, tmp_path, capsys):
+def _status_conf(tmp_path, database):
     path = tmp_path / "k.conf"
     path.write_text(
         f"[DEFAULT]\nauth_encryption_key = {'x' * 32}\n"
         "stack_user_domain_name = heat\nstack_domain_admin = a\n"
         "stack_domain_admin_password = p\n"
-        "[database]\nconnection = sqlite://\n"
+        f"[database]\nconnection = sqlite:///{database}\n"
     )
-    assert run(status, "--config-file", str(path), "upgrade", "check") == 0
+    return str(path)
+
+
+def test_status_upgrade_check(site, tmp_path, capsys):
+    migrated = tmp_path / "migrated.sqlite"
+    db = Database(f"sqlite:///{migrated}")
+    runner.upgrade(db.engine)
+    db.engine.dispose()
+    conf = _status_conf(tmp_path, migrated)
+    assert run(status, "--config-file", conf, "upgrade", "check") == 0
+    out = capsys.readouterr().out
+    assert "Upgrade Check Results" in out and "Failure" not in out
+
+    path = tmp_path / "bad.conf"
     path.write_text("[DEFAULT]\nauth_encryption_key = short\n")
     assert run(status, "--config-file", str(path), "upgrade", "check") == 2
     out = capsys.readouterr().out
     assert "auth_encryption_key must be 32 characters" in out
+    assert "[database] connection is not set" in out
+
+
+def test_status_refuses_an_unmigrated_database(site, tmp_path, capsys):
+    conf = _status_conf(tmp_path, tmp_path / "empty.sqlite")
+    argv = ("--config-file", conf, "upgrade", "check", "--json")
+    assert run(status, *argv) == 2
+    answer = json.loads(capsys.readouterr().out)
+    results = {c["check"]: c for c in answer["checks"]}
+    assert results["Database"]["result"] == 2
+    assert (
+        "no keel-heat schema: run `keel-heat-manage db sync`"
+        in (results["Database"]["details"])
+    )
+    assert results["Encryption key"]["result"] == 0
+    assert "Policy File JSON to YAML Migration" in results
