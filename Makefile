@@ -47,6 +47,11 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/python tools/check_module_size.py
+	# every distribution's release notes: the core's and API's, each pack's
+	$(BIN)/reno -q lint
+	for d in $(PACK_DIRS); do \
+		$(BIN)/reno -q --rel-notes-dir $$d/releasenotes lint || exit 1; \
+	done
 
 mypy: $(STAMP)
 	$(BIN)/mypy
