@@ -40,6 +40,10 @@ def create(
     """Store credentials: a trust when ``trust_id`` is given, else the
     user name and password.
 
+    With a password, ``trustor_user_id`` may name the user the password
+    belongs to: Heat's schema has no user domain, and a login by user id
+    needs none (Heat leaves the column empty for passwords).
+
     :raises PasswordTooLong: the encrypted password exceeds 255 chars.
     """
     row = models.UserCreds(
@@ -56,6 +60,7 @@ def create(
         if secret is not None and len(secret) > 255:
             raise PasswordTooLong()
         row.username = username
+        row.trustor_user_id = trustor_user_id
         row.password = secret
         row.decrypt_method = method
     with db.transaction() as session:

@@ -285,6 +285,8 @@ class StackCredentials:
                 self.db,
                 username=getattr(ctxt, "username", None),
                 password=password,
+                # the login by id works whatever the user's domain
+                trustor_user_id=getattr(ctxt, "user_id", None),
                 **common,
             )
             return rec.id
@@ -385,13 +387,20 @@ class StackCredentials:
                 rec.trust_id, rec.trustor_user_id or ""
             )
         elif rec.password and rec.auth_url:
+            # by user id when stored (a user of any domain); a row Heat
+            # wrote names only the user, whose domain must then be the
+            # default one
+            who: dict[str, str | None] = (
+                {"user_id": rec.trustor_user_id}
+                if rec.trustor_user_id
+                else {"username": rec.username, "user_domain_id": "default"}
+            )
             sess = ks_session.Session(
                 auth=v3.Password(
                     auth_url=f"{rec.auth_url.rstrip('/')}/v3",
-                    username=rec.username,
                     password=rec.password,
-                    user_domain_id="default",
                     project_id=rec.tenant_id,
+                    **who,
                 )
             )
         if sess is not None:

@@ -156,7 +156,7 @@ def test_password_method_stores_the_password_encrypted(
         rec = stack_repo.get(cloud.db, stack_id)
         assert rec is not None and rec.user_creds_id is not None
         raw = _raw_creds(cloud, rec.user_creds_id)
-        assert raw.trust_id is None and raw.trustor_user_id is None
+        assert raw.trust_id is None and raw.trustor_user_id == demo.user_id
         assert raw.username == demo.username
         assert raw.password and demo.password not in raw.password
         assert cloud.db.decrypt(raw.decrypt_method, raw.password) == (
@@ -174,6 +174,87 @@ def test_password_method_stores_the_password_encrypted(
         assert status == 204
         cloud.wait_deleted(demo, stack_id)
         assert _raw_creds(cloud, rec.user_creds_id) is None
+    finally:
+        cloud.close()
+
+
+@pytest.fixture
+def elsewhere(keystone: KeystoneServer) -> Any:
+    """A member of the demo project whose user is in a domain of its own
+    (the domain and user deleted afterwards)."""
+    from keel_heat_core.testing.keystone import Credentials
+
+    sess = keystone.admin_session()
+    url = keystone.v3_url
+    domain = sess.post(
+        f"{url}/domains", json={"domain": {"name": uuid.uuid4().hex[:10]}}
+    ).json()["domain"]
+    name, password = "far-" + uuid.uuid4().hex[:6], uuid.uuid4().hex
+    user = sess.post(
+        f"{url}/users",
+        json={
+            "user": {
+                "name": name,
+                "password": password,
+                "domain_id": domain["id"],
+            }
+        },
+    ).json()["user"]
+    for role in ("member", "heat_stack_owner"):
+        found = sess.get(f"{url}/roles", params={"name": role}).json()
+        sess.put(
+            f"{url}/projects/{keystone.demo.project_id}/users/"
+            f"{user['id']}/roles/{found['roles'][0]['id']}"
+        )
+    yield Credentials(
+        username=name,
+        password=password,
+        user_id=user["id"],
+        user_domain_id=domain["id"],
+        project_name="demo",
+        project_id=keystone.demo.project_id,
+    )
+    sess.delete(f"{url}/users/{user['id']}")
+    sess.patch(
+        f"{url}/domains/{domain['id']}", json={"domain": {"enabled": False}}
+    )
+    sess.delete(f"{url}/domains/{domain['id']}")
+
+
+def test_password_method_logs_in_a_user_of_another_domain(
+    keystone: KeystoneServer, tmp_path: Any, elsewhere: Any
+) -> None:
+    cloud = KeystoneCloud(
+        keystone, tmp_path, {("DEFAULT", "deferred_auth_method"): "password"}
+    )
+    try:
+        status, body = cloud.request(
+            elsewhere,
+            "POST",
+            "/stacks",
+            {"stack_name": "far-away", "template": NONE},
+            headers={
+                "X-Auth-User": elsewhere.username,
+                "X-Auth-Key": elsewhere.password,
+            },
+        )
+        assert status == 201, body
+        stack_id = str(body["stack"]["id"])
+        cloud.names[stack_id] = "far-away"
+        cloud.wait_state(elsewhere, stack_id, ("CREATE_COMPLETE",))
+        rec = stack_repo.get(cloud.db, stack_id)
+        assert rec is not None and rec.user_creds_id is not None
+        # the stored credentials log in, though the user's domain is not
+        # the default one (before, the login named the default domain)
+        sess = cloud.backend.creds.session(rec.user_creds_id)
+        assert sess is not None
+        access = sess.auth.get_access(sess)  # type: ignore[union-attr]
+        assert access.user_id == elsewhere.user_id
+        assert access.user_domain_id == elsewhere.user_domain_id
+        assert access.project_id == elsewhere.project_id
+        status, _ = cloud.request(elsewhere, "DELETE", cloud.path(stack_id))
+        assert status == 204
+        cloud.wait_deleted(elsewhere, stack_id)
     finally:
         cloud.close()
 
