@@ -390,19 +390,23 @@ class StackCredentials:
             # by user id when stored (a user of any domain); a row Heat
             # wrote names only the user, whose domain must then be the
             # default one
-            who: dict[str, str | None] = (
-                {"user_id": rec.trustor_user_id}
-                if rec.trustor_user_id
-                else {"username": rec.username, "user_domain_id": "default"}
-            )
-            sess = ks_session.Session(
-                auth=v3.Password(
-                    auth_url=f"{rec.auth_url.rstrip('/')}/v3",
+            url = f"{rec.auth_url.rstrip('/')}/v3"
+            if rec.trustor_user_id:
+                auth = v3.Password(
+                    auth_url=url,
+                    user_id=rec.trustor_user_id,
                     password=rec.password,
                     project_id=rec.tenant_id,
-                    **who,
                 )
-            )
+            else:
+                auth = v3.Password(
+                    auth_url=url,
+                    username=rec.username,
+                    user_domain_id="default",
+                    password=rec.password,
+                    project_id=rec.tenant_id,
+                )
+            sess = ks_session.Session(auth=auth)
         if sess is not None:
             with self._lock:
                 self._sessions[creds_id] = sess
