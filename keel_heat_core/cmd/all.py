@@ -26,6 +26,7 @@ from keel_heat_core.cmd.engine_service import (
     EngineUnavailable,
     load_engine_factory,
 )
+from keel_heat_core.cmd.startup import StartupError, describe, listen_error
 from keel_heat_core.cmd.wsgi_server import WSGIServer
 from keel_heat_core.conf import embedded
 from keel_heat_core.rpc import transport
@@ -44,10 +45,6 @@ NOAUTH_WARNING = (
     "acts as one fixed user in project %r. Only this machine can reach "
     "it (127.0.0.1). Configure Keystone before exposing it. ***"
 )
-
-
-class StartupError(RuntimeError):
-    """keel-heat-all cannot start as configured."""
 
 
 def _register_api_opts(conf: cfg.ConfigOpts) -> None:
@@ -145,6 +142,20 @@ def _wait_for_signal() -> int:
     return received[0]
 
 
+def _server(
+    conf: cfg.ConfigOpts, name: str, app: Any, group: str
+) -> WSGIServer:
+    """A server bound to ``[group] bind_host``/``bind_port``.
+
+    :raises StartupError: naming the address and the options
+    """
+    host, port = conf[group].bind_host, conf[group].bind_port
+    try:
+        return WSGIServer(name, app, host, port)
+    except OSError as exc:
+        raise listen_error(exc, group, host, port) from exc
+
+
 def run(
     conf: cfg.ConfigOpts,
     factory: EngineServiceFactory,
@@ -159,25 +170,12 @@ def run(
         # only in-instance tools and AWS:: signals need the CFN API.
         LOG.warning("Serving the native API only: %s", exc)
         cfn = None
+    # the ports first: one taken stops the start before the engine runs
+    servers = [_server(conf, "native API", native, "heat_api")]
+    if cfn is not None:
+        servers.append(_server(conf, "CFN API", cfn, "heat_api_cfn"))
     engine = factory(conf, uuidutils.generate_uuid())
     engine.start()
-    servers = [
-        WSGIServer(
-            "native API",
-            native,
-            conf.heat_api.bind_host,
-            conf.heat_api.bind_port,
-        )
-    ]
-    if cfn is not None:
-        servers.append(
-            WSGIServer(
-                "CFN API",
-                cfn,
-                conf.heat_api_cfn.bind_host,
-                conf.heat_api_cfn.bind_port,
-            )
-        )
     for server in servers:
         server.start()
     heap.freeze_startup_objects()
@@ -228,8 +226,15 @@ def main(
         factory = factory or load_engine_factory()
         sync_embedded_database(conf)
         run(conf, factory)
-    except (StartupError, EngineUnavailable, plugins.PluginError) as exc:
+    except (EngineUnavailable, plugins.PluginError) as exc:
         LOG.error("%s cannot start: %s", PROG, exc)
         print(f"{PROG}: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:
+        line = describe(exc, conf)
+        if line is None:
+            raise
+        LOG.error("%s cannot start: %s", PROG, line)
+        print(f"{PROG}: {line}", file=sys.stderr)
         return 1
     return 0

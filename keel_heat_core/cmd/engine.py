@@ -24,6 +24,7 @@ from keel_heat_core.cmd.engine_service import (
     EngineUnavailable,
     load_engine_factory,
 )
+from keel_heat_core.cmd.startup import check_database, describe
 
 LOG = logging.getLogger(__name__)
 
@@ -121,10 +122,20 @@ def main(
     conf = prepare_conf(argv, PROG)
     try:
         plugins.load_plugins(conf)
-        factory = factory or load_engine_factory()
+        if factory is None:
+            factory = load_engine_factory()
+            # the real engine: its database, before the workers fork
+            check_database(conf)
     except (EngineUnavailable, plugins.PluginError) as exc:
         LOG.error("%s cannot start: %s", PROG, exc)
         print(f"{PROG}: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:
+        line = describe(exc, conf)
+        if line is None:
+            raise
+        LOG.error("%s cannot start: %s", PROG, line)
+        print(f"{PROG}: {line}", file=sys.stderr)
         return 1
     LOG.info("%s starting %d workers", PROG, worker_count(conf))
     build_manager(conf, factory).run()

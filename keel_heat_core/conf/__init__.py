@@ -20,6 +20,11 @@ from oslo_log import log as logging
 
 from keel_heat_core.conf import database, identity, trustee
 
+#: Added to oslo.log's ``default_log_levels``: Alembic announces each of
+#: its autogenerate plugins at INFO, seven lines at every start of the
+#: embedded mode (the migrations it runs are still logged).
+QUIET_LOGGERS = ["alembic.runtime.plugins=WARN"]
+
 #: Modules under ``keel_heat_core.conf`` that expose ``list_opts()``.
 GROUP_MODULES = (
     "default",
@@ -110,6 +115,9 @@ def register_opts(conf: cfg.ConfigOpts) -> None:
         conf.register_opts(opts, group=None if group == "DEFAULT" else group)
     if "debug" not in conf:
         logging.register_options(conf)
+    levels = logging.get_default_log_levels()
+    if QUIET_LOGGERS[0] not in levels:
+        logging.set_defaults(default_log_levels=[*levels, *QUIET_LOGGERS])
     oslo_messaging.set_transport_defaults(control_exchange=CONTROL_EXCHANGE)
     _register_messaging_opts(conf)
     database.register(conf)
