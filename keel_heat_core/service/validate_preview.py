@@ -33,7 +33,11 @@ from keel_heat_core.model.identifier import StackIdentifier
 from keel_heat_core.model.stack_facade import EngineStackFacade
 from keel_heat_core.plugin_api import Resource
 from keel_heat_core.service import db_stores, preview_nested, views
-from keel_heat_core.service.stack_api import StackAPI, scope_of
+from keel_heat_core.service.stack_api import (
+    StackAPI,
+    refuse_immutable_changes,
+    scope_of,
+)
 from keel_heat_core.service.stack_validation import (
     has_fixed_attributes,
     is_template_resource,
@@ -523,6 +527,7 @@ class ValidatePreview:
             environment_files,
             stack_id=stack.id,
         )
+        refuse_immutable_changes(current, preview.stored)
         rows = {
             rec.name: rec
             for rec in resource_repo.get_all_by_stack(self.api.db, stack.id)
