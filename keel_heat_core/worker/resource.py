@@ -46,8 +46,19 @@ class ResourceActionFailed(Exception):
 
 
 def failure_text(exc: BaseException, name: str) -> str:
-    """Heat's ``<ExceptionClass>: resources.<name>: <message>``."""
-    return f"{type(exc).__name__}: resources.{name}: {exc}"
+    """Heat's ``<ExceptionClass>: resources.<name>: <message>``.
+
+    A ResourceFailure (a child stack's resource failed) keeps its own
+    kind, path and message: the path already leads from this resource
+    to the one that failed.
+    """
+    if isinstance(exc, exception.ResourceFailure):
+        return str(exc)
+    return str(
+        exception.HeatExceptionWithPath(
+            type(exc).__name__, ["resources", name], str(exc)
+        )
+    )
 
 
 def restricted_actions(definition: Any, name: str) -> set[str]:
