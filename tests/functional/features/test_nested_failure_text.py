@@ -60,8 +60,8 @@ def stacks(cloud: Cloud) -> Stacks:
     return Stacks(cloud)
 
 
-def _failed(stacks: Stacks, template: str, **files: str) -> dict[str, Any]:
-    ident = stacks.create(template, files=files)  # type: ignore[arg-type]
+def _failed(stacks: Stacks, template: Any, **files: str) -> dict[str, Any]:
+    ident = stacks.create(template, files=files)
     return stacks.wait_status(ident, "CREATE_FAILED")
 
 
