@@ -31,7 +31,7 @@ def resource_views(
     parent = preview.row.parent_resource_name
     out: list[Any] = []
     for name in preview.stored:
-        nested = _child(preview, name, make) if depth_left > 0 else None
+        nested = child(preview, name, make) if depth_left > 0 else None
         if nested is not None:
             out.append(resource_views(nested, make, depth_left - 1))
             continue
@@ -58,7 +58,9 @@ def instance(preview: Any, name: str) -> Any:
         return None
 
 
-def _child(preview: Any, name: str, make: MakePreview) -> Any:
+def child(preview: Any, name: str, make: MakePreview) -> Any:
+    """The validated preview of the child stack of resource ``name``
+    (None: the resource owns none)."""
     res = instance(preview, name)
     child_template = getattr(res, "child_template", None)
     child_params = getattr(res, "child_params", None)

@@ -58,6 +58,21 @@ def _stack_id(identity: Any) -> tuple[str | None, str | None]:
     return str(identity), None
 
 
+def refuse_immutable_changes(
+    current: StoredTemplate, new: StoredTemplate
+) -> None:
+    """Refuse an update that changes a parameter declared ``immutable``
+    in the new template (one the stack has now too).
+
+    :raises ImmutableParameterModified: naming those parameters.
+    """
+    changed = current.parameters.immutable_params_modified(
+        new.parameters, new.env.params
+    )
+    if changed:
+        raise exception.ImmutableParameterModified(*changed)
+
+
 class StackAPI:
     """Create, update, delete, cancel and read stacks.
 
@@ -316,6 +331,7 @@ class StackAPI:
         stored = self.parse(
             ctxt, stack.name, template or {}, params, files, stack.id
         )
+        refuse_immutable_changes(self.stored(stack), stored)
         template_id = self._store_template(stored, files)
         values: dict[str, Any] = {}
         if "disable_rollback" in args:

@@ -24,7 +24,6 @@ from collections.abc import Callable
 from typing import Any
 
 from keel_heat_core import exception
-from keel_heat_core.db import resource as resource_repo
 from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.graph.dag import CircularDependency, Graph
 from keel_heat_core.model import rows as r
@@ -32,8 +31,13 @@ from keel_heat_core.model.definitions import BoundDefinition, StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
 from keel_heat_core.model.stack_facade import EngineStackFacade
 from keel_heat_core.plugin_api import Resource
-from keel_heat_core.service import db_stores, preview_nested, views
-from keel_heat_core.service.stack_api import StackAPI, scope_of
+from keel_heat_core.service import preview_nested, views
+from keel_heat_core.service.preview_update import UpdatePreview
+from keel_heat_core.service.stack_api import (
+    StackAPI,
+    refuse_immutable_changes,
+    scope_of,
+)
 from keel_heat_core.service.stack_validation import (
     has_fixed_attributes,
     is_template_resource,
@@ -500,11 +504,10 @@ class ValidatePreview:
         environment_files: list[str] | None = None,
         files_container: str | None = None,
     ) -> dict[str, list[Any]]:
-        """What an update would do, by resource (not stored).
+        """What an update would do, by resource (not stored): see
+        :mod:`keel_heat_core.service.preview_update`.
 
-        A resource whose type changed is ``replaced``; one whose
-        definition changed is ``updated`` (the plugin decides between
-        in-place and replacement only when the update runs).
+        :raises ImmutableParameterModified: as the update would.
         """
         stack = self.api.load(ctxt, stack_identity)
         current = self.api.stored(stack)
@@ -523,77 +526,24 @@ class ValidatePreview:
             environment_files,
             stack_id=stack.id,
         )
-        rows = {
-            rec.name: rec
-            for rec in resource_repo.get_all_by_stack(self.api.db, stack.id)
-        }
-        before = current.stack_definition(PendingStackView())
-        old_defs = before.resource_definitions()
-        new_defs = preview.defn.resource_definitions()
-        # both sides resolved the same way (parameters, no attributes)
-        pending_defs = preview.stored.stack_definition(
-            PendingStackView()
-        ).resource_definitions()
-        required_by = preview.required_by()
-        changes: dict[str, list[Any]] = {
-            "unchanged": [],
-            "updated": [],
-            "replaced": [],
-            "added": [],
-            "deleted": [],
-        }
-        for name in preview.stored:
-            view = preview.resource_view(name, required_by.get(name, []))
-            view.pop("properties", None)
-            if name not in old_defs:
-                changes["added"].append(view)
-            elif old_defs[name].resource_type != new_defs[name].resource_type:
-                changes["replaced"].append(view)
-            elif _same_definition(old_defs[name], pending_defs[name]):
-                changes["unchanged"].append(view)
-            else:
-                changes["updated"].append(
-                    _current_view(stack, rows.get(name), view)
-                )
-        for name in old_defs:
-            if name not in new_defs:
-                changes["deleted"].append(
-                    _current_view(
-                        stack,
-                        rows.get(name),
-                        {
-                            "resource_name": name,
-                            "resource_type": old_defs[name].resource_type,
-                        },
-                    )
-                )
-        return changes
+        refuse_immutable_changes(current, preview.stored)
+        make = _make_child(self.types, preview.facade.rpc_client())
+        return UpdatePreview(
+            self.api.db,
+            self.api.stored,
+            make,
+            int(getattr(self.api.conf, "max_nested_stack_depth", 5) or 5),
+        ).changes(
+            stack,
+            current,
+            preview,
+            show_nested=bool((args or {}).get("show_nested")),
+        )
 
 
-def _same_definition(old: Any, new: Any) -> bool:
-    """Whether an update leaves a resource alone: the same snippet and
-    the same resolved properties, metadata and update policy (a changed
-    parameter value changes the latter, not the snippet)."""
-    if old.render_hot() != new.render_hot():
-        return False
-    for part in ("properties_data", "metadata", "update_policy_data"):
-        try:
-            if getattr(old, part)() != getattr(new, part)():
-                return False
-        except Exception:
-            return False
-    return True
-
-
-def _current_view(
-    stack: r.StackRow, rec: Any, fallback: dict[str, Any]
-) -> dict[str, Any]:
-    if rec is None:
-        return fallback
-    row = db_stores.resource_row(rec)
-    return views.resource(
-        stack, row, fallback["resource_type"], description=""
-    )
+def _make_child(types: ResourceTypes, rpc: Any) -> preview_nested.MakePreview:
+    """Builds the preview of a child stack as a create would see it."""
+    return lambda c, n, s: _Preview(c, n, s, strict=True, types=types, rpc=rpc)
 
 
 def _nested_parameters(preview: _Preview) -> dict[str, Any]:

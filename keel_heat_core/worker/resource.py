@@ -8,7 +8,7 @@ resource lock (§3.6), writing the row state and an event on every change.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, NoReturn
 
 from keel_heat_core import exception
@@ -46,8 +46,28 @@ class ResourceActionFailed(Exception):
 
 
 def failure_text(exc: BaseException, name: str) -> str:
-    """Heat's ``<ExceptionClass>: resources.<name>: <message>``."""
-    return f"{type(exc).__name__}: resources.{name}: {exc}"
+    """Heat's ``<ExceptionClass>: resources.<name>: <message>``.
+
+    A ResourceFailure (a child stack's resource failed) keeps its own
+    kind, path and message: the path already leads from this resource
+    to the one that failed.
+    """
+    if isinstance(exc, exception.ResourceFailure):
+        return str(exc)
+    return str(
+        exception.HeatExceptionWithPath(
+            type(exc).__name__, ["resources", name], str(exc)
+        )
+    )
+
+
+def restricted_actions(definition: Any, name: str) -> set[str]:
+    """The actions (``update``, ``replace``) the environment of a
+    definition's template restricts for resource ``name``."""
+    env = getattr(getattr(definition, "stored", None), "env", None)
+    if env is None:
+        return set()
+    return set(env.registry.get_rsrc_restricted_actions(name))
 
 
 def _is_update_replace(exc: BaseException) -> bool:
@@ -430,41 +450,24 @@ class ConvergenceResource:
         :param old_definition: the definition the resource has now (of
             its ``current_template_id``), for the plugin's ``tmpl_diff``.
         :raises UpdateReplace: the resource must be replaced.
+        :raises ResourceActionFailed: the update or replacement it needs
+            is one of the environment's ``restricted_actions`` for the
+            resource (which keeps its state).
         """
-        if self.needs_replace(old_type):
-            raise UpdateReplace(self.name)
-        new_requires = sorted(set(requires), reverse=True)
-        before = self._before_properties(old_properties)
-        decided = self._plugin_needs_update(old_definition, before)
-        if decided is False:
+        restricted = restricted_actions(self.definition, self.name)
+        try:
+            plan = self._update_plan(old_properties, old_type, old_definition)
+        except UpdateReplace:
+            self._refuse_restricted("replace", restricted)
+            raise
+        if plan is None:
             self.keep(template_id, requires)
             return False
-        prop_diff = self._prop_diff(old_properties, before)
-        tmpl_diff = self._tmpl_diff(old_definition, bool(prop_diff))
-        if (
-            not decided
-            and not prop_diff
-            and (tmpl_diff is None or not tmpl_diff.changed())
-        ):
-            self.keep(template_id, requires)
-            return False
-        if not hasattr(self.plugin, "handle_update"):
-            if not prop_diff:
-                self.keep(template_id, requires)
-                return False
-            raise UpdateReplace(self.name)
-        replace_check = getattr(
-            self.plugin, "needs_replace_with_tmpl_diff", None
-        )
-        if (
-            tmpl_diff
-            and replace_check is not None
-            and replace_check(tmpl_diff)
-        ):
-            raise UpdateReplace(self.name)
+        self._refuse_restricted("update", restricted)
+        before, prop_diff, tmpl_diff = plan
         done = {
             "current_template_id": template_id,
-            "requires": new_requires,
+            "requires": sorted(set(requires), reverse=True),
             "properties": self.properties,
         }
         # plugin_api Resources get the definition they were built with
@@ -487,6 +490,58 @@ class ConvergenceResource:
             if before is not None:
                 self.plugin.properties = after_props
         return True
+
+    def _update_plan(
+        self,
+        old_properties: Mapping[str, Any] | None,
+        old_type: str | None,
+        old_definition: Any,
+    ) -> tuple[props_mod.Properties | None, dict[str, Any], Any] | None:
+        """What an in-place update would be given: ``(before,
+        prop_diff, tmpl_diff)``; None when nothing changed.
+
+        :raises UpdateReplace: the resource must be replaced.
+        """
+        if self.needs_replace(old_type):
+            raise UpdateReplace(self.name)
+        before = self._before_properties(old_properties)
+        decided = self._plugin_needs_update(old_definition, before)
+        if decided is False:
+            return None
+        prop_diff = self._prop_diff(old_properties, before)
+        tmpl_diff = self._tmpl_diff(old_definition, bool(prop_diff))
+        if (
+            not decided
+            and not prop_diff
+            and (tmpl_diff is None or not tmpl_diff.changed())
+        ):
+            return None
+        if not hasattr(self.plugin, "handle_update"):
+            if not prop_diff:
+                return None
+            raise UpdateReplace(self.name)
+        replace_check = getattr(
+            self.plugin, "needs_replace_with_tmpl_diff", None
+        )
+        if (
+            tmpl_diff
+            and replace_check is not None
+            and replace_check(tmpl_diff)
+        ):
+            raise UpdateReplace(self.name)
+        return before, prop_diff, tmpl_diff
+
+    def _refuse_restricted(
+        self, action: str, restricted: Collection[str]
+    ) -> None:
+        """Fail the update when ``action`` is restricted for the resource:
+        an ``UPDATE FAILED`` event says so, the row keeps its state (as
+        Heat's)."""
+        if action not in restricted:
+            return
+        exc = exception.ResourceActionRestricted(action=action)
+        self._event(r.UPDATE, r.FAILED, str(exc))
+        raise ResourceActionFailed(r.UPDATE, failure_text(exc, self.name))
 
     def _plugin_needs_update(
         self, old_definition: Any, before: props_mod.Properties | None
