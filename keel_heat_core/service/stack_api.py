@@ -27,6 +27,7 @@ from keel_heat_core.db.scope import ADMIN, Scope
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.definitions import StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
+from keel_heat_core.model.resource_facade import ParentFacade, parent_facade
 from keel_heat_core.model.stack_facade import EngineStackFacade
 from keel_heat_core.service import db_stores, views
 from keel_heat_core.service.stack_creds import StackCredentials
@@ -133,9 +134,12 @@ class StackAPI:
         params: Mapping[str, Any] | None,
         files: Mapping[str, Any] | None,
         stack_id: str,
+        facade: ParentFacade | None = None,
     ) -> StoredTemplate:
         """Parse and validate a template with its environment.
 
+        :param facade: the parent resource of a stack that a template
+            resource creates (``resource_facade``).
         :raises StackValidationFailed: with Heat's texts.
         """
         if not _NAME.match(stack_name or ""):
@@ -167,6 +171,7 @@ class StackAPI:
             lambda p: EngineStackFacade(row, p, ctxt, rpc=rpc),
             ctxt,
             type_policy=type_policy,
+            parent_facade=facade,
         ).validate()
         return StoredTemplate(template, dict(params or {}), files, ident)
 
@@ -219,8 +224,19 @@ class StackAPI:
         adopt_data = self._adopt_data(args.get("adopt_stack_data"))
         stack_id = str(uuid.uuid4())
         params = merged_environment(template, params, files, environment_files)
+        facade = None
+        if owner_id and parent_resource_name:
+            deps = self.deps
+            facade = ParentFacade(
+                deps.stacks,
+                deps.templates,
+                deps.resources,
+                owner_id,
+                parent_resource_name,
+                stack_id,
+            )
         stored = self.parse(
-            ctxt, stack_name, template, params, files, stack_id
+            ctxt, stack_name, template, params, files, stack_id, facade
         )
         template_id = self._store_template(stored, files)
         if owner_id is None and user_creds_id is None:
@@ -313,8 +329,15 @@ class StackAPI:
         params = merged_environment(
             template or {}, params, files, environment_files
         )
+        deps = self.deps
         stored = self.parse(
-            ctxt, stack.name, template or {}, params, files, stack.id
+            ctxt,
+            stack.name,
+            template or {},
+            params,
+            files,
+            stack.id,
+            parent_facade(deps.stacks, deps.templates, deps.resources, stack),
         )
         template_id = self._store_template(stored, files)
         values: dict[str, Any] = {}

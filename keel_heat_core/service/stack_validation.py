@@ -96,6 +96,8 @@ class StackValidator:
     :param type_policy: called with each resource type before the
         resource is validated (strict mode); raises ``Forbidden`` for a
         type the caller may not use (``resource_types:<Type>``).
+    :param parent_facade: ``resource_facade`` of a stack that a template
+        resource creates.
     """
 
     def __init__(
@@ -105,8 +107,10 @@ class StackValidator:
         context: Any = None,
         strict: bool = True,
         type_policy: Callable[[str], None] | None = None,
+        parent_facade: Callable[[str], Any] | None = None,
     ) -> None:
         self.parsed = parsed
+        self.parent_facade = parent_facade
         self.type_policy = type_policy
         self.context = context
         self.strict = strict
@@ -122,7 +126,9 @@ class StackValidator:
         validation.validate_structure(StackDefinition(parsed.t, {}))
         params = parsed.make_parameters()
         self.defn = StackDefinition(
-            parsed.t, params, PendingStackView(self._attribute_names)
+            parsed.t,
+            params,
+            PendingStackView(self._attribute_names, facade=self.parent_facade),
         )
         self.facade = self._facade_factory(parsed)
         self.facade.strict_validate = self.strict
