@@ -454,13 +454,26 @@ class StackAPI:
         """The abandon data of a stack, leaving it in place."""
         if not bool(getattr(self.conf, "enable_stack_abandon", False)):
             raise exception.NotSupported(feature="Stack Abandon")
-        stack = self.load(ctxt, stack_identity)
+        return self._export(self.load(ctxt, stack_identity))
+
+    def _export(self, stack: r.StackRow) -> dict[str, Any]:
+        """The abandon data of a stack; a resource that owns a child
+        stack gives the child's abandon data, so that an adopt of the
+        data creates the child stack with the same resources."""
         stored = self.stored(stack)
         rec = template_repo.get(self.db, stack.raw_template_id)
         stack_rec = stack_repo.get(self.db, stack.id)
+        children = {
+            child.id: child
+            for child in stack_repo.get_all_by_owner_id(self.db, stack.id)
+        }
         resources = {}
         for row in self.deps.resources.get_resources(stack.id):
             if row.name not in stored or row.replaced_by is not None:
+                continue
+            child = children.get(row.physical_id or "")
+            if child is not None:
+                resources[row.name] = self._export(db_stores.stack_row(child))
                 continue
             plugin = self.deps.plugins(
                 stored[row.name], row, dict(row.properties or {}), stack
@@ -492,11 +505,16 @@ class StackAPI:
     def abandon_stack(self, ctxt: Any, stack_identity: Any) -> dict[str, Any]:
         """Delete the stack but keep every physical resource."""
         data = self.export_stack(ctxt, stack_identity)
-        stack = self.load(ctxt, stack_identity)
+        self._abandon(ctxt, self.load(ctxt, stack_identity))
+        return data
+
+    def _abandon(self, ctxt: Any, stack: r.StackRow) -> None:
+        # the child stacks go with their parent, their resources kept too
+        for child in stack_repo.get_all_by_owner_id(self.db, stack.id):
+            self._abandon(ctxt, db_stores.stack_row(child))
         if stack.status == r.IN_PROGRESS:
             self.stop_traversal(ctxt, stack)
             stack = self.load(ctxt, {"stack_id": stack.id})
         self.stop_all_workers(ctxt, stack)
         empty = self.deps.templates.store_empty_like(stack.raw_template_id)
         converge_stack(self.deps, ctxt, stack, empty, r.DELETE, abandon=True)
-        return data
