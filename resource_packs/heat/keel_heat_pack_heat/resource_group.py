@@ -202,6 +202,11 @@ class ResourceGroup(StackResource):
                     f"provided {settings[self.PAUSE_TIME]} seconds."
                 )
 
+    def child_template_files(self) -> dict[str, Any]:
+        return rolling_update.with_old_files(
+            self, super().child_template_files()
+        )
+
     def validate_nested_stack(self) -> None:
         # A zero count disables the group: its definition is not checked.
         if not self.get_size():
