@@ -211,20 +211,10 @@ class ResourceGroup(StackResource):
         # A zero count disables the group: its definition is not checked.
         if not self.get_size():
             return
-        check = getattr(self.stack, "validate_child_stack", None)
-        if not callable(check):
-            return
-        try:
-            check(
-                f"{self.stack.name}-{self.name}",
-                self._assemble_nested(["0"], include_all=True),
-                self.child_params(),
-                self.child_template_files(),
-            )
-        except Exception as ex:
-            raise api.exception.StackValidationFailed(
-                message=f"Failed to validate: {ex}"
-            ) from ex
+        self.check_child_stack(
+            lambda: self._assemble_nested(["0"], include_all=True),
+            self.child_params,
+        )
 
     def _current_blacklist(self) -> list[str]:
         names = self.data().get("name_blacklist")
