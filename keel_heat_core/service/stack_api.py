@@ -509,12 +509,12 @@ class StackAPI:
         return data
 
     def _abandon(self, ctxt: Any, stack: r.StackRow) -> None:
+        if stack.status == r.IN_PROGRESS:
+            self.stop_traversal(ctxt, stack)  # of the children too
+            stack = self.load(ctxt, {"stack_id": stack.id})
+        self.stop_all_workers(ctxt, stack)
         # the child stacks go with their parent, their resources kept too
         for child in stack_repo.get_all_by_owner_id(self.db, stack.id):
             self._abandon(ctxt, db_stores.stack_row(child))
-        if stack.status == r.IN_PROGRESS:
-            self.stop_traversal(ctxt, stack)
-            stack = self.load(ctxt, {"stack_id": stack.id})
-        self.stop_all_workers(ctxt, stack)
         empty = self.deps.templates.store_empty_like(stack.raw_template_id)
         converge_stack(self.deps, ctxt, stack, empty, r.DELETE, abandon=True)
