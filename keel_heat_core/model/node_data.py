@@ -8,7 +8,7 @@ here implements the template layer's StackView protocol over that data.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from keel_heat_core.convergence.node import (
@@ -66,8 +66,13 @@ class NodeDataView:
     attributes are null (plugins.md §1.4).
     """
 
-    def __init__(self, data: Mapping[str, NodeData]) -> None:
+    def __init__(
+        self,
+        data: Mapping[str, NodeData],
+        facade: Callable[[str], Any] | None = None,
+    ) -> None:
         self._data = data
+        self._facade = facade
 
     def get_resource(self, name: str) -> str:
         """The reference id (``get_resource``/``Ref``) of ``name``."""
@@ -127,6 +132,8 @@ class NodeDataView:
         return None
 
     def resource_facade(self, kind: str) -> Any:
+        if self._facade is not None:
+            return self._facade(kind)
         raise ValueError(
             f'"resource_facade" ({kind}) can only be used in a template '
             "that defines a template (provider) resource"

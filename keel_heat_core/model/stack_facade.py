@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from keel_heat_core.model import rows as r
@@ -88,6 +89,9 @@ class EngineStackFacade:
 
     strict_validate = True
     max_nested_stack_depth = 5
+    #: set while the stack is validated: validates a child stack
+    #: ``(name, template, environment, files)``
+    child_validator: Callable[[str, Any, Any, Any], None] | None = None
 
     def __init__(
         self,
@@ -120,6 +124,14 @@ class EngineStackFacade:
         self.parent_resource_name = row.parent_resource_name
         self.action = row.action
         self.status = row.status
+
+    def validate_child_stack(
+        self, name: str, template: Any, environment: Any, files: Any
+    ) -> None:
+        """Validate a child stack with this one (only while this one is
+        validated)."""
+        if self.child_validator is not None:
+            self.child_validator(name, template, environment, files)
 
     def identifier(self) -> StackIdentifier:
         return StackIdentifier(self._row.tenant or "", self.name, self.id)
@@ -156,7 +168,10 @@ class EngineStackFacade:
     def referenced_attrs(self, resource_name: str) -> list[Any]:
         """Attributes of ``resource_name`` that the stack's resources and
         outputs read: a group gives its child stack an output for each."""
-        return sorted(self._stored.dep_attrs(resource_name), key=repr)
+        dep_attrs = getattr(self._stored, "dep_attrs", None)
+        if dep_attrs is None:  # a stack being validated: none yet
+            return []
+        return sorted(dep_attrs(resource_name), key=repr)
 
     def set_stack_user_project_id(self, project_id: str) -> None:
         if self._resources is not None:

@@ -28,6 +28,7 @@ class TemplateResource(StackResource):
         info = stack.env.get_resource_info(definition.resource_type, name)
         files = getattr(stack.t, "files", None)
         self.provider = info.get_class(files)
+        self.template_url = str(info.template_name)
         # The schema is the nested template's, so it is per instance.
         self.properties_schema = {  # type: ignore[misc]
             key: properties.Schema(

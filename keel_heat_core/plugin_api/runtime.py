@@ -164,7 +164,10 @@ class StackFacade(Protocol):
         self, name: str, template: Any, params: Any, files: Any
     ) -> None:
         """Validate a child stack non-strictly (optional: StackResource
-        skips the check when the facade lacks it); raise its error."""
+        skips the check when the facade lacks it); raise its error.
+
+        :param params: the child's environment, as
+            :meth:`child_environment` makes it."""
 
     def child_environment(
         self, user_params: Any, child_resource_name: str

@@ -10,6 +10,7 @@ come from the child's outputs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from keel_heat_core import exception
@@ -30,6 +31,9 @@ class StackResource(Resource):
     abandon_in_progress = False
     #: ask the engine to converge the child with reality on update
     converge = False
+    #: what a validation error names the child stack by:
+    #: ``resources.<name><<template_url>>``
+    template_url = "nested_stack"
 
     def __init__(self, name: str, definition: Any, stack: Any) -> None:
         super().__init__(name, definition, stack)
@@ -64,23 +68,35 @@ class StackResource(Resource):
 
         :raises StackValidationFailed: ``resources.<name><<url>>: ...``.
         """
+        self.check_child_stack(self.child_template, self.child_params)
+
+    def check_child_stack(
+        self,
+        template: Callable[[], Any],
+        user_params: Callable[[], Any],
+    ) -> None:
+        """Have the engine validate the child stack that ``template()``
+        and ``user_params()`` give (nothing is built when the engine does
+        not validate child stacks).
+
+        :raises StackValidationFailed: ``resources.<name><<url>>: ...``.
+        """
         check = getattr(self.stack, "validate_child_stack", None)
         if not callable(check):
             return
         try:
             check(
                 f"{self.stack.name}-{self.name}",
-                self.child_template(),
-                self.child_params(),
+                template(),
+                self._child_environment(user_params()),
                 self.child_template_files(),
             )
         except Exception as ex:
-            url = getattr(self, "template_url", "unknown")
             raise exception.StackValidationFailed(
                 ex,
                 path=[
                     self.stack.t.get_section_name("Resources"),
-                    f"{self.name}<{url}>",
+                    f"{self.name}<{self.template_url}>",
                 ],
             ) from ex
 

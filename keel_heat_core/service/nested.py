@@ -129,6 +129,9 @@ class LocalEngineRPC(LocalSoftwareRPC):
     def get_template(self, ctxt: Any, stack_identity: Any) -> Any:
         return self._reads.get_template(ctxt, stack_identity)
 
+    def get_files(self, ctxt: Any, stack_identity: Any) -> Any:
+        return self._reads.get_files(ctxt, stack_identity)
+
     def describe_stack_resource(
         self,
         ctxt: Any,

@@ -27,6 +27,7 @@ from keel_heat_core.db.scope import ADMIN, Scope
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.definitions import StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
+from keel_heat_core.model.resource_facade import ParentFacade, parent_facade
 from keel_heat_core.model.stack_facade import EngineStackFacade
 from keel_heat_core.service import db_stores, views
 from keel_heat_core.service.stack_creds import StackCredentials
@@ -148,9 +149,12 @@ class StackAPI:
         params: Mapping[str, Any] | None,
         files: Mapping[str, Any] | None,
         stack_id: str,
+        facade: ParentFacade | None = None,
     ) -> StoredTemplate:
         """Parse and validate a template with its environment.
 
+        :param facade: the parent resource of a stack that a template
+            resource creates (``resource_facade``).
         :raises StackValidationFailed: with Heat's texts.
         """
         if not _NAME.match(stack_name or ""):
@@ -182,6 +186,7 @@ class StackAPI:
             lambda p: EngineStackFacade(row, p, ctxt, rpc=rpc),
             ctxt,
             type_policy=type_policy,
+            parent_facade=facade,
         ).validate()
         return StoredTemplate(template, dict(params or {}), files, ident)
 
@@ -234,8 +239,19 @@ class StackAPI:
         adopt_data = self._adopt_data(args.get("adopt_stack_data"))
         stack_id = str(uuid.uuid4())
         params = merged_environment(template, params, files, environment_files)
+        facade = None
+        if owner_id and parent_resource_name:
+            deps = self.deps
+            facade = ParentFacade(
+                deps.stacks,
+                deps.templates,
+                deps.resources,
+                owner_id,
+                parent_resource_name,
+                stack_id,
+            )
         stored = self.parse(
-            ctxt, stack_name, template, params, files, stack_id
+            ctxt, stack_name, template, params, files, stack_id, facade
         )
         template_id = self._store_template(stored, files)
         if owner_id is None and user_creds_id is None:
@@ -328,8 +344,15 @@ class StackAPI:
         params = merged_environment(
             template or {}, params, files, environment_files
         )
+        deps = self.deps
         stored = self.parse(
-            ctxt, stack.name, template or {}, params, files, stack.id
+            ctxt,
+            stack.name,
+            template or {},
+            params,
+            files,
+            stack.id,
+            parent_facade(deps.stacks, deps.templates, deps.resources, stack),
         )
         refuse_immutable_changes(self.stored(stack), stored)
         template_id = self._store_template(stored, files)
@@ -447,13 +470,26 @@ class StackAPI:
         """The abandon data of a stack, leaving it in place."""
         if not bool(getattr(self.conf, "enable_stack_abandon", False)):
             raise exception.NotSupported(feature="Stack Abandon")
-        stack = self.load(ctxt, stack_identity)
+        return self._export(self.load(ctxt, stack_identity))
+
+    def _export(self, stack: r.StackRow) -> dict[str, Any]:
+        """The abandon data of a stack; a resource that owns a child
+        stack gives the child's abandon data, so that an adopt of the
+        data creates the child stack with the same resources."""
         stored = self.stored(stack)
         rec = template_repo.get(self.db, stack.raw_template_id)
         stack_rec = stack_repo.get(self.db, stack.id)
+        children = {
+            child.id: child
+            for child in stack_repo.get_all_by_owner_id(self.db, stack.id)
+        }
         resources = {}
         for row in self.deps.resources.get_resources(stack.id):
             if row.name not in stored or row.replaced_by is not None:
+                continue
+            child = children.get(row.physical_id or "")
+            if child is not None:
+                resources[row.name] = self._export(db_stores.stack_row(child))
                 continue
             plugin = self.deps.plugins(
                 stored[row.name], row, dict(row.properties or {}), stack
@@ -485,11 +521,16 @@ class StackAPI:
     def abandon_stack(self, ctxt: Any, stack_identity: Any) -> dict[str, Any]:
         """Delete the stack but keep every physical resource."""
         data = self.export_stack(ctxt, stack_identity)
-        stack = self.load(ctxt, stack_identity)
+        self._abandon(ctxt, self.load(ctxt, stack_identity))
+        return data
+
+    def _abandon(self, ctxt: Any, stack: r.StackRow) -> None:
         if stack.status == r.IN_PROGRESS:
-            self.stop_traversal(ctxt, stack)
+            self.stop_traversal(ctxt, stack)  # of the children too
             stack = self.load(ctxt, {"stack_id": stack.id})
         self.stop_all_workers(ctxt, stack)
+        # the child stacks go with their parent, their resources kept too
+        for child in stack_repo.get_all_by_owner_id(self.db, stack.id):
+            self._abandon(ctxt, db_stores.stack_row(child))
         empty = self.deps.templates.store_empty_like(stack.raw_template_id)
         converge_stack(self.deps, ctxt, stack, empty, r.DELETE, abandon=True)
-        return data

@@ -11,6 +11,7 @@ from keel_heat_core.db import raw_template as template_repo
 from keel_heat_core.db import resource as resource_repo
 from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.model import rows as r
+from keel_heat_core.model.resource_facade import parent_facade
 from keel_heat_core.service import db_stores, views
 from keel_heat_core.service.resource_reads import ResourceReads
 from keel_heat_core.service.stack_api import StackAPI, scope_of
@@ -132,6 +133,12 @@ class RowsView:
         return None
 
     def resource_facade(self, kind: str) -> Any:
+        deps = self._api.deps
+        facade = parent_facade(
+            deps.stacks, deps.templates, deps.resources, self._stack
+        )
+        if facade is not None:
+            return facade(kind)
         raise ValueError(
             f'"resource_facade" ({kind}) can only be used in a template '
             "that defines a template (provider) resource"

@@ -15,6 +15,8 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from keel_heat_core import exception
+from keel_heat_core.model.identifier import StackIdentifier
+from keel_heat_core.model.template_resource import TemplateResource
 from keel_heat_core.plugin_api import Resource
 from keel_heat_core.plugin_api.stack_resource import StackResource
 from keel_heat_core.template import provider, registry, validation, versions
@@ -96,6 +98,11 @@ class StackValidator:
     :param type_policy: called with each resource type before the
         resource is validated (strict mode); raises ``Forbidden`` for a
         type the caller may not use (``resource_types:<Type>``).
+    :param parent_facade: ``resource_facade`` of a stack that a template
+        resource creates.
+    :param nested_depth: above 0, a child stack validated with its
+        parent (as Heat does, non-strictly: every plugin's own checks and
+        template resources' templates, not the property values).
     """
 
     def __init__(
@@ -105,8 +112,12 @@ class StackValidator:
         context: Any = None,
         strict: bool = True,
         type_policy: Callable[[str], None] | None = None,
+        parent_facade: Callable[[str], Any] | None = None,
+        nested_depth: int = 0,
     ) -> None:
         self.parsed = parsed
+        self.parent_facade = parent_facade
+        self.nested_depth = nested_depth
         self.type_policy = type_policy
         self.context = context
         self.strict = strict
@@ -122,10 +133,13 @@ class StackValidator:
         validation.validate_structure(StackDefinition(parsed.t, {}))
         params = parsed.make_parameters()
         self.defn = StackDefinition(
-            parsed.t, params, PendingStackView(self._attribute_names)
+            parsed.t,
+            params,
+            PendingStackView(self._attribute_names, facade=self.parent_facade),
         )
         self.facade = self._facade_factory(parsed)
         self.facade.strict_validate = self.strict
+        self.facade.child_validator = self._validate_child
         validation.validate_stack(
             self.defn,
             validate_parameters=lambda: params.validate(
@@ -195,10 +209,12 @@ class StackValidator:
         if self.strict and self.type_policy is not None:
             self.type_policy(rdefn.resource_type)
         if cls is _TemplateResource:
-            return
+            if not self.nested_depth:
+                return
+            cls = TemplateResource
         try:
             instance = cls(rdefn.name, rdefn, self.facade)
-            if self.strict:
+            if self.strict or self.nested_depth:
                 instance.validate()
             else:
                 # POST /validate checks the resource template only.
@@ -215,7 +231,34 @@ class StackValidator:
         except exception.HeatException:
             raise
         except Exception as err:  # a plugin's own error, as Heat words it
+            if self.nested_depth:
+                raise exception.StackValidationFailed(
+                    error=err, path=[defn.t.RESOURCES, rdefn.name]
+                ) from err
             raise exception.StackValidationFailed(message=str(err)) from err
+
+    def _validate_child(
+        self, name: str, template: Any, environment: Any, files: Any
+    ) -> None:
+        """Validate a child stack of a resource being validated."""
+        depth = self.nested_depth + 1
+        limit = int(getattr(self.facade, "max_nested_stack_depth", 5))
+        if depth > limit:
+            raise exception.RequestLimitExceeded(
+                message=f"Recursion depth exceeds {limit}."
+            )
+        tenant = getattr(self.parsed.identifier, "tenant", "") or ""
+        child = ParsedStack(
+            template, environment, files, StackIdentifier(tenant, name, "")
+        )
+        StackValidator(
+            child,
+            self._facade_factory,
+            self.context,
+            strict=False,
+            type_policy=self.type_policy,
+            nested_depth=depth,
+        ).validate()
 
 
 def is_template_resource(

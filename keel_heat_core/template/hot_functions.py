@@ -200,11 +200,24 @@ class GetAtt(GetAttThenSelect):
     """``get_attr`` of HOT 2014-10-16 and 2015-04-30 (path to resource)."""
 
     def _attr_path(self) -> Any:
-        path = function.resolve(self._path)
         attr = function.resolve(self._attribute)
+        if self._path_reads_resources():
+            # the path is only known once the resources it reads exist,
+            # not when the template is parsed: the whole attribute is
+            # published and the path followed into it
+            return attr
+        path = function.resolve(self._path)
         if path:
             return (attr, *path)
         return attr
+
+    def _path_reads_resources(self) -> bool:
+        try:
+            return (
+                next(function.dependencies(self._path, ""), None) is not None
+            )
+        except Exception:  # a missing resource: validation reports it
+            return False
 
     def result(self) -> Any:
         path = function.resolve(self._path)

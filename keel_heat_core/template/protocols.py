@@ -33,7 +33,7 @@ Contract for implementers (the engine's model of a stack):
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 
@@ -68,15 +68,19 @@ class PendingStackView:
         to check ``get_attr`` names at validation; without it any name is
         accepted.
     :param availability_zones: what ``Fn::GetAZs`` returns.
+    :param facade: ``kind -> value`` of ``resource_facade`` in a stack
+        that a template resource creates.
     """
 
     def __init__(
         self,
         attribute_names: Any = None,
         availability_zones: list[str] | None = None,
+        facade: Callable[[str], Any] | None = None,
     ) -> None:
         self._attribute_names = attribute_names
         self._zones = availability_zones or ["nova"]
+        self._facade = facade
 
     def reference_id(self, name: str) -> str | None:
         return None
@@ -96,6 +100,8 @@ class PendingStackView:
         return names
 
     def resource_facade(self, kind: str) -> Any:
+        if self._facade is not None:
+            return self._facade(kind)
         raise ValueError(
             f'"resource_facade" ({kind}) can only be used in a template '
             "that defines a template (provider) resource"

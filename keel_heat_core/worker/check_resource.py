@@ -27,6 +27,7 @@ from keel_heat_core.model.node_data import (
     NodeDataView,
     node_data_by_name,
 )
+from keel_heat_core.model.resource_facade import parent_facade
 from keel_heat_core.worker import external, hooks, stack_state
 from keel_heat_core.worker.action import ActionCancelled, ActionTimeout
 from keel_heat_core.worker.cleanup_run import CleanupRun
@@ -336,7 +337,11 @@ class CheckResource(NodeRecovery):
             return None
         if self._replaced_already(ctxt, stack, row, input_data):
             raise _Replaced()
-        view = NodeDataView(node_data_by_name(input_data))
+        deps = self.deps
+        view = NodeDataView(
+            node_data_by_name(input_data),
+            parent_facade(deps.stacks, deps.templates, deps.resources, stack),
+        )
         try:
             rsrc = self._resource(stack, row, stack.raw_template_id, view)
         except Exception as exc:  # a function failing on real values

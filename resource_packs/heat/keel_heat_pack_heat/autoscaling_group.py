@@ -250,5 +250,14 @@ class AutoScalingResourceGroup(ScalingGroupBase):
             order = [n for n, _ in self._members()]
             return [output[n] for n in order if n in output]
         if member is not None:
-            return output[member]
+            # members have generated names: the index counts them in the
+            # group's order (oldest first), as outputs_list does
+            names = [n for n, _ in self._members()]
+            try:
+                return output[names[int(member)]]
+            except (IndexError, KeyError, ValueError):
+                raise api.exception.NotFound(
+                    f"Member '{member}' not found in group resource "
+                    f"'{self.name}'."
+                ) from None
         return output

@@ -54,6 +54,11 @@ class ScalingGroupBase(scaling.CooldownMixin, StackResource):
         tmpl = self.rpc_client().get_template(self.context, identity) or {}
         return list((tmpl.get("resources") or {}).items())
 
+    def child_template_files(self) -> dict[str, Any]:
+        return rolling_update.with_old_files(
+            self, super().child_template_files()
+        )
+
     def get_size(self) -> int:
         """The current number of members."""
         return len(self._members())

@@ -78,8 +78,13 @@ class ResourceChain(StackResource):
             value: Any = None
             if key.startswith("resource."):
                 parts = key.split(".", 2)
-                if parts[2:] and parts[1] in names:
-                    value = {"get_attr": [parts[1], *parts[2:], *path]}
+                attr_path = [*parts[2:], *path]
+                if parts[1] in names:
+                    value = (
+                        {"get_attr": [parts[1], *attr_path]}
+                        if attr_path
+                        else {"get_resource": parts[1]}
+                    )
             elif key == self.ATTR_ATTRIBUTES and path:
                 value = {n: {"get_attr": [n, *path]} for n in names}
             elif key not in self.ATTRIBUTES:
@@ -119,11 +124,15 @@ class ResourceChain(StackResource):
         if key == self.REFS:
             refs = self.get_output(self.REFS)
             return api.attributes.select_from_attribute(refs, path)
-        if key.startswith("resource.") and len(key.split(".", 2)) == 2:
-            index = int(key.split(".")[1])
-            refs = self.get_output(self.REFS)
-            value = refs[index] if index < len(refs) else None
-            return api.attributes.select_from_attribute(value, path)
+        if key.startswith("resource."):
+            member = key.split(".", 2)[1]
+            if member not in self._resource_names():
+                raise api.exception.NotFound(
+                    f"Member '{member}' not found in group resource "
+                    f"'{self.name}'."
+                )
+            if len(key.split(".", 2)) == 2 and not path:
+                return self.get_output(self.REFS)[int(member)]
         name = self._output_name((key, *path) if path else key)
         return self.get_output(name)
 

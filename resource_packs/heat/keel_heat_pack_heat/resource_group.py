@@ -202,24 +202,19 @@ class ResourceGroup(StackResource):
                     f"provided {settings[self.PAUSE_TIME]} seconds."
                 )
 
+    def child_template_files(self) -> dict[str, Any]:
+        return rolling_update.with_old_files(
+            self, super().child_template_files()
+        )
+
     def validate_nested_stack(self) -> None:
         # A zero count disables the group: its definition is not checked.
         if not self.get_size():
             return
-        check = getattr(self.stack, "validate_child_stack", None)
-        if not callable(check):
-            return
-        try:
-            check(
-                f"{self.stack.name}-{self.name}",
-                self._assemble_nested(["0"], include_all=True),
-                self.child_params(),
-                self.child_template_files(),
-            )
-        except Exception as ex:
-            raise api.exception.StackValidationFailed(
-                message=f"Failed to validate: {ex}"
-            ) from ex
+        self.check_child_stack(
+            lambda: self._assemble_nested(["0"], include_all=True),
+            self.child_params,
+        )
 
     def _current_blacklist(self) -> list[str]:
         names = self.data().get("name_blacklist")

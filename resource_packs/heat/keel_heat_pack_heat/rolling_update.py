@@ -86,3 +86,22 @@ def member_definitions(
 def unused_names(candidates: Iterator[str], taken: set[str]) -> Iterator[str]:
     """Names from ``candidates`` that are not in ``taken``."""
     return itertools.filterfalse(lambda n: n in taken, candidates)
+
+
+def with_old_files(group: Any, files: dict[str, Any]) -> dict[str, Any]:
+    """``files`` over the files the group's child stack has now.
+
+    A rolling update keeps old members for a while, and their type may
+    be a template that only the old files map holds (the member type
+    moved to another path): the child stack gets both maps, the new one
+    winning.
+    """
+    identity = group.nested_identifier()
+    get_files = getattr(group.rpc_client(), "get_files", None)
+    if identity is None or not callable(get_files):
+        return files
+    try:
+        old = get_files(group.context, identity) or {}
+    except Exception:  # a child stack gone: only the new files
+        return files
+    return {**old, **files}

@@ -168,7 +168,9 @@ def test_outputs_attributes(resource_driver, engine_rpc):
     assert group.FnGetAtt("outputs", "value") == {names[0]: "a", names[1]: "b"}
     assert group.FnGetAtt("outputs_list", "value") == ["a", "b"]
     assert group.FnGetAtt("refs") == ["r0", "r1"]
-    assert group.FnGetAtt(f"resource.{names[1]}") == "r1"
+    # members are reached by index, their names are generated
+    assert group.FnGetAtt("resource.1") == "r1"
+    assert group.FnGetAtt("resource.0", "value") == "a"
 
 
 def test_policy_signal_scales_group(

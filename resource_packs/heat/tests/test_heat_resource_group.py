@@ -283,7 +283,11 @@ def test_nested_validation(resource_driver):
     group = _group(resource_driver, count=2)
     with pytest.raises(exception.StackValidationFailed) as err:
         group.validate()
-    assert str(err.value) == "Failed to validate: bad member"
+    # Heat's path: the group's child stack, then the child's own error
+    assert (
+        str(err.value)
+        == "ValueError: resources.group<nested_stack>: bad member"
+    )
     name, template = seen[0]
     assert name == "test_stack-group"
     assert list(template["resources"]) == ["0"]
