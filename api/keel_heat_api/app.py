@@ -15,6 +15,7 @@ from oslo_config import cfg
 from oslo_middleware import cors, http_proxy_to_wsgi, request_id
 
 from keel_heat_api import argspecs, hooks, opts, v1
+from keel_heat_api.charset import CharsetGuard
 from keel_heat_api.context import ContextMiddleware, NoAuthMiddleware
 from keel_heat_api.fault import FaultWrapper, WSGIApp
 from keel_heat_api.healthcheck import Healthcheck
@@ -107,4 +108,4 @@ def setup_app(
     app = FaultWrapper(app, lambda: bool(conf.debug))
     app = request_id.RequestId(app)
     app = cors.CORS(app, conf)
-    return Healthcheck(app, conf)
+    return CharsetGuard(Healthcheck(app, conf))

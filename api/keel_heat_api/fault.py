@@ -26,6 +26,7 @@ import webob
 import webob.exc
 
 from keel_heat_api import errors
+from keel_heat_core import nesting
 from keel_heat_core.rpc.engine_base import messaging
 
 LOG = logging.getLogger(__name__)
@@ -218,6 +219,14 @@ class FaultWrapper:
     ) -> Any:
         try:
             return self.app(environ, start_response)
+        except RecursionError:
+            # in the API only a request nested too deeply recurses this
+            # far: pecan reads a JSON body (for its own routing) before
+            # our code can refuse it with its own message
+            refused = errors.HTTPBadRequest(
+                str(nesting.too_deep("The request body"))
+            )
+            return self.render(refused)(environ, start_response)
         except Exception as exc:  # noqa: BLE001 - this is the fault barrier
             return self.render(exc)(environ, start_response)
 

@@ -30,6 +30,11 @@ def extract_bool(name: str, value: Any) -> bool:
     return text == "true"
 
 
+#: the largest integer a parameter may be: the database's INTEGER (a
+#: limit, a timeout or a depth beyond it means nothing more)
+MAX_INT = 2**31 - 1
+
+
 def extract_int(
     name: str,
     value: Any,
@@ -38,7 +43,8 @@ def extract_int(
 ) -> int | None:
     """Parse an integer parameter; ``None`` stays ``None``.
 
-    :raises HTTPBadRequest: for non-integers and refused values.
+    :raises HTTPBadRequest: for non-integers and refused values, and for
+        values beyond :data:`MAX_INT` either way.
     """
     if value is None:
         return None
@@ -54,7 +60,30 @@ def extract_int(
             f"Value '{value}' is invalid for '{name}' which only accepts "
             f"{kind} integer."
         )
+    if abs(result) > MAX_INT:
+        raise HTTPBadRequest(
+            f"Value '{value}' is invalid for '{name}', which accepts "
+            f"integers up to {MAX_INT}."
+        )
     return result
+
+
+def extract_name(name: str, value: Any, maximum: int = 255) -> str | None:
+    """A name-like string of the body (``None`` stays ``None``), no
+    longer than its database column.
+
+    :raises HTTPBadRequest: for a value that is not a string or too long.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise HTTPBadRequest(f"'{name}' must be a string.")
+    if len(value) > maximum:
+        raise HTTPBadRequest(
+            f"'{name}' is {len(value)} characters long, more than the "
+            f"{maximum} allowed."
+        )
+    return value
 
 
 def extract_tags(value: str) -> list[str]:

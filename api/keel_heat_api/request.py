@@ -10,6 +10,7 @@ import webob
 from oslo_config import cfg
 
 from keel_heat_api.errors import HTTPBadRequest, RequestLimitExceeded
+from keel_heat_core import nesting
 
 _JSON_TYPES = ("application/json", "JSON", "")
 
@@ -96,8 +97,7 @@ class ApiRequest:
         limit = self.conf.max_json_body_size
         length = self.req.content_length
         if length is None and self.req.method in ("POST", "PUT", "PATCH"):
-            # A chunked body has no length: read at most one byte more.
-            data = self.req.body_file_raw.read(limit + 1)
+            data = self._body_without_length(limit)
             length = len(data)
             if length <= limit:
                 self.req.body = data
@@ -110,10 +110,47 @@ class ApiRequest:
         if self._body_is_json():
             try:
                 self._body = json.loads(self.req.body)
+            except RecursionError:
+                raise HTTPBadRequest(
+                    str(nesting.too_deep("The JSON body"))
+                ) from None
             except ValueError as err:
+                raise HTTPBadRequest(str(err)) from None
+            try:
+                # a template or environment given inline sits one level
+                # below the body
+                nesting.check(
+                    self._body, "The JSON body", nesting.MAX_DEPTH + 1
+                )
+            except nesting.TooDeep as err:
                 raise HTTPBadRequest(str(err)) from None
         self._body_parsed = True
         return self._body
+
+    def _body_without_length(self, limit: int) -> bytes:
+        """A body sent without Content-Length, read to at most one byte
+        past ``limit``.
+
+        Only a server that decodes chunked bodies and marks the input
+        terminated (``wsgi.input_terminated``: gunicorn, uwsgi) can give
+        one; elsewhere (the embedded server) reading would wait for the
+        client to close the connection, so a chunked body is refused and
+        a request with neither header has no body, as HTTP/1.1 says.
+
+        :raises HTTPBadRequest: for a chunked body the server cannot
+            decode.
+        """
+        environ = self.req.environ
+        if environ.get("wsgi.input_terminated"):
+            data: bytes = self.req.body_file_raw.read(limit + 1)
+            return data
+        coding = environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if "chunked" in coding:
+            raise HTTPBadRequest(
+                "This server does not accept chunked request bodies: send "
+                "the body with a Content-Length."
+            )
+        return b""
 
     def require_body(self) -> dict[str, Any]:
         """Return the body, which must be a JSON object.

@@ -18,6 +18,7 @@ from oslo_config import cfg
 from keel_heat_api import template_fetch
 from keel_heat_api.errors import HTTPBadRequest, RequestLimitExceeded
 from keel_heat_api.params import extract_int, extract_tags
+from keel_heat_core import nesting
 
 ENV_SECTIONS = (
     "parameters",
@@ -89,15 +90,20 @@ def simple_parse(text: str | bytes) -> dict[str, Any]:
     """
     try:
         parsed = json.loads(text)
+    except RecursionError:
+        raise nesting.too_deep("The template") from None
     except ValueError:
         try:
             parsed = _yaml_load(text)
+        except RecursionError:
+            raise nesting.too_deep("The template") from None
         except yaml.YAMLError as err:
             raise ValueError(
                 f"Error parsing template [root stack] {err}"
             ) from None
         if parsed is None:
             parsed = {}
+    nesting.check(parsed, "The template")
     if not isinstance(parsed, dict):
         raise ValueError("The template is not a JSON object or YAML mapping.")
     return parsed
@@ -126,10 +132,13 @@ def parse_environment(text: str) -> dict[str, Any]:
     """Parse an environment string (YAML)."""
     try:
         env = _yaml_load(text)
+    except RecursionError:
+        raise nesting.too_deep("The environment") from None
     except yaml.YAMLError as err:
         raise ValueError(str(err)) from None
     if env is None:
         env = {}
+    nesting.check(env, "The environment")
     if not isinstance(env, dict):
         raise ValueError(
             "The environment is not a valid YAML mapping data type."

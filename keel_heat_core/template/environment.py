@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from keel_heat_core import exception
+from keel_heat_core import exception, nesting
 from keel_heat_core.template import custom_constraints
 from keel_heat_core.template import format as template_format
 from keel_heat_core.template.registry import ResourceInfo, ResourceRegistry
@@ -63,10 +63,13 @@ def parse(env_str: str | bytes | None) -> dict[str, Any]:
         env_str = env_str.decode("utf-8")
     try:
         env = template_format.yaml_load(env_str)
+    except RecursionError:
+        raise nesting.too_deep("The environment") from None
     except yaml.YAMLError as exc:
         raise ValueError(str(exc)) from exc
     if env is None:
         env = {}
+    nesting.check(env, "The environment")
     if not isinstance(env, dict):
         raise ValueError(
             "The environment is not a valid YAML mapping data type."

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from keel_heat_core import exception
+from keel_heat_core import exception, nesting
 
 #: Heat's ``max_template_size`` default (characters, despite the message).
 MAX_TEMPLATE_SIZE = 524288
@@ -86,14 +86,19 @@ def simple_parse(text: str | bytes, url: str | None = None) -> dict[str, Any]:
         text = text.decode("utf-8")
     try:
         doc = json.loads(text)
+    except RecursionError:
+        raise nesting.too_deep("The template") from None
     except ValueError:
         try:
             doc = yaml_load(text)
+        except RecursionError:
+            raise nesting.too_deep("The template") from None
         except yaml.YAMLError as err:
             where = "[root stack]" if url is None else url
             raise ValueError(f"Error parsing template {where} {err}") from err
         if doc is None:
             doc = {}
+    nesting.check(doc, "The template")
     if not isinstance(doc, dict):
         raise ValueError("The template is not a JSON object or YAML mapping.")
     return doc

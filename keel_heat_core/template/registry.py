@@ -17,6 +17,7 @@ global ones, then the more specific path.
 
 from __future__ import annotations
 
+import contextvars
 import fnmatch
 import logging
 import weakref
@@ -24,6 +25,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from keel_heat_core import exception
+
+#: the types being resolved by the lookups under way in this thread (a
+#: mapping's lookup runs inside the lookup of the type it maps)
+_RESOLVING: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar(
+    "_RESOLVING", default=()
+)
 
 LOG = logging.getLogger(__name__)
 
@@ -481,7 +488,34 @@ class ResourceRegistry:
 
         :raises EntityNotFound: ``The Resource Type (x) could not be
             found.``
+        :raises StackValidationFailed: the registry maps the type back to
+            itself (``A: B, B: A``, or ``A: A``), where Heat recurses
+            until Python stops it.
         """
+        chain = _RESOLVING.get()
+        if resource_type in chain:
+            loop = " -> ".join(
+                [*chain[chain.index(resource_type) :], resource_type]
+            )
+            raise exception.StackValidationFailed(
+                message=f"The resource_registry maps {resource_type} back to "
+                f"itself: {loop}"
+            )
+        token = _RESOLVING.set((*chain, resource_type))
+        try:
+            return self._resource_info(
+                resource_type, resource_name, registry_type, ignore
+            )
+        finally:
+            _RESOLVING.reset(token)
+
+    def _resource_info(
+        self,
+        resource_type: str,
+        resource_name: str | None,
+        registry_type: type[ResourceInfo] | None,
+        ignore: ResourceInfo | None,
+    ) -> ResourceInfo:
         candidates = list(self.iterable_by(resource_type, resource_name))
         if self.global_registry is not None:
             candidates += self.global_registry.iterable_by(

@@ -24,6 +24,7 @@ from keel_heat_api import app as native_app
 from keel_heat_api import opts, template_fetch
 from keel_heat_api.cfn.ec2auth import Ec2TokenMiddleware
 from keel_heat_api.cfn.router import CfnApplication
+from keel_heat_api.charset import CharsetGuard
 from keel_heat_api.context import ContextMiddleware, NoAuthMiddleware
 from keel_heat_api.fault import WSGIApp
 from keel_heat_api.healthcheck import Healthcheck
@@ -101,4 +102,4 @@ def setup_app(
     app = http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf)
     app = request_id.RequestId(app)
     app = cors.CORS(app, conf)
-    return Healthcheck(app, conf)
+    return CharsetGuard(Healthcheck(app, conf))

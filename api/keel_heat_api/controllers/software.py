@@ -14,6 +14,7 @@ from keel_heat_api.params import (
     allowed_params,
     extract_bool,
     extract_int,
+    extract_name,
 )
 from keel_heat_api.request import ApiRequest
 
@@ -53,8 +54,8 @@ def config_create(req: ApiRequest) -> dict[str, Any]:
         raise errors.HTTPBadRequest("options must be an object.")
     config = req.rpc.create_software_config(
         req.context,
-        group=body.get("group"),
-        name=body.get("name"),
+        group=extract_name("group", body.get("group")),
+        name=extract_name("name", body.get("name")),
         config=body.get("config"),
         inputs=_list_of_objects(body, "inputs"),
         outputs=_list_of_objects(body, "outputs"),
@@ -125,16 +126,36 @@ _UPDATE_KEYS = (
 def deployment_create(req: ApiRequest) -> dict[str, Any]:
     """``POST /software_deployments`` (200)."""
     body = req.require_body()
-    data = {key: body.get(key) for key in _CREATE_KEYS}
+    data = _checked({key: body.get(key) for key in _CREATE_KEYS})
     deployment = req.rpc.create_software_deployment(req.context, **data)
     return {"software_deployment": deployment}
+
+
+#: a deployment's string fields and their columns' lengths
+_STRING_FIELDS = {
+    "config_id": 36,
+    "server_id": 36,
+    "action": 255,
+    "status": 255,
+}
+
+
+def _checked(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` once its string fields are strings that fit their
+    columns (else 400, not a database error)."""
+    for key, maximum in _STRING_FIELDS.items():
+        if key in data:
+            data[key] = extract_name(key, data[key], maximum)
+    return data
 
 
 @policy("software_deployments:update")
 def deployment_update(req: ApiRequest, deployment_id: str) -> dict[str, Any]:
     """``PUT /software_deployments/{id}``: null or absent keys kept."""
     body = req.require_body()
-    data = {k: body[k] for k in _UPDATE_KEYS if body.get(k) is not None}
+    data = _checked(
+        {k: body[k] for k in _UPDATE_KEYS if body.get(k) is not None}
+    )
     deployment = req.rpc.update_software_deployment(
         req.context, deployment_id, **data
     )

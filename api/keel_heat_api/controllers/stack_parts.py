@@ -16,7 +16,7 @@ from keel_heat_api.controllers.base import (
     stack_identity,
     stack_policy,
 )
-from keel_heat_api.params import extract_bool
+from keel_heat_api.params import extract_bool, extract_name
 from keel_heat_api.request import ApiRequest
 from keel_heat_api.template_input import InstantiationData
 
@@ -35,7 +35,8 @@ IGNORABLE_ERRORS = ("99001",)
 def snapshot(req: ApiRequest, identity: dict[str, str]) -> Any:
     """``POST {S}/snapshots``: the snapshot, unwrapped."""
     body = req.require_body()
-    return req.rpc.stack_snapshot(req.context, identity, body.get("name"))
+    name = extract_name("name", body.get("name"))
+    return req.rpc.stack_snapshot(req.context, identity, name)
 
 
 @stack_policy("stacks:list_snapshots")
