@@ -1,0 +1,59 @@
+"""Where a registry mapping of a type to a template applies (Heat's
+``TemplateResourceTest``): in the stack that maps it and below, but not
+again inside the template it maps to."""
+
+from __future__ import annotations
+
+from tests.functional.features import nested_helpers as h
+from tests.functional.software.harness import Cloud
+
+SECRET = """
+heat_template_version: 2013-05-23
+resources:
+  secret1:
+    type: OS::Heat::RandomString
+outputs:
+  secret-out:
+    value: { get_attr: [secret1, value] }
+"""
+NESTED = """
+heat_template_version: 2013-05-23
+resources:
+  secret2:
+    type: OS::Heat::RandomString
+outputs:
+  value:
+    value: { get_attr: [secret2, value] }
+"""
+
+
+def test_a_mapped_type_is_the_real_one_inside_its_template(cloud: Cloud):
+    ident = h.create(
+        cloud,
+        SECRET,
+        {"resource_registry": {"OS::Heat::RandomString": "nested.yaml"}},
+        {"nested.yaml": NESTED},
+    )
+    child = h.nested(cloud, ident, "secret1")
+    assert h.resources(cloud, child) == {"secret2": "OS::Heat::RandomString"}
+    inner = h.resource(cloud, child, "secret2")
+    assert inner["parent_resource"] == "secret1"
+    assert h.show(cloud, child)["parent"] == ident.split("/")[1]
+    value = h.outputs(cloud, ident)["secret-out"]
+    assert value == inner["attributes"]["value"]
+    assert len(value) == 32
+
+
+def test_other_mappings_reach_the_nested_template(cloud: Cloud):
+    main = SECRET.replace("OS::Heat::RandomString", "My::NestedSecret")
+    nested = NESTED.replace("OS::Heat::RandomString", "My::Secret")
+    env = {
+        "resource_registry": {
+            "My::Secret": "OS::Heat::RandomString",
+            "My::NestedSecret": "nested.yaml",
+        }
+    }
+    ident = h.create(cloud, main, env, {"nested.yaml": nested})
+    child = h.nested(cloud, ident, "secret1")
+    assert h.resources(cloud, child) == {"secret2": "My::Secret"}
+    assert h.resource(cloud, child, "secret2")["parent_resource"] == "secret1"
