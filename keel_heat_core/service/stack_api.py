@@ -34,7 +34,10 @@ from keel_heat_core.service.stack_validation import ParsedStack, StackValidator
 from keel_heat_core.service.type_discovery import ResourceTypes
 from keel_heat_core.template import validation
 from keel_heat_core.template.protocols import PendingStackView
-from keel_heat_core.template.request_environment import merged_environment
+from keel_heat_core.template.request_environment import (
+    merged_environment,
+    patched_environment,
+)
 from keel_heat_core.worker import hooks, stack_state
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.converge import converge_stack, rollback
@@ -304,15 +307,18 @@ class StackAPI:
             current = template_repo.get(self.db, stack.raw_template_id)
             template = template or current.template
             files = {**(current.files or {}), **dict(files or {})}
-            env = dict(current.environment or {})
-            merged = dict(env.get("parameters") or {})
-            merged.update((params or {}).get("parameters") or {})
-            env.update(params or {})
-            env["parameters"] = merged
-            params = env
-        params = merged_environment(
-            template or {}, params, files, environment_files
-        )
+            params = patched_environment(
+                current.environment or {},
+                template or {},
+                params,
+                files,
+                environment_files,
+                args.get("clear_parameters"),
+            )
+        else:
+            params = merged_environment(
+                template or {}, params, files, environment_files
+            )
         stored = self.parse(
             ctxt, stack.name, template or {}, params, files, stack.id
         )
