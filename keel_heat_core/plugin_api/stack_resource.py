@@ -235,6 +235,10 @@ class StackResource(Resource):
             self.child_template(), self.child_params()
         )
 
+    def needs_replace_failed(self) -> bool:
+        """A failed child stack that exists is updated, not replaced."""
+        return self.resource_id is None
+
     def _needs_update(
         self,
         after: Any,

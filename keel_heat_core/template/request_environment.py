@@ -74,7 +74,7 @@ def patched_environment(
         clear_parameters,
         parameters.template_schemata(tmpl),
     )
-    patched = env.user_env_as_dict()
+    patched: dict[str, Any] = env.user_env_as_dict()
     if env.encrypted_param_names:
         patched["encrypted_param_names"] = list(env.encrypted_param_names)
     return patched

@@ -419,9 +419,9 @@ class ConvergenceResource:
     ) -> bool:
         """Replace instead of update (plugins.md §1.3 step 1, type change)."""
         row = self.row
-        if row.status == r.FAILED or row.action == r.INIT:
+        if row.status == r.FAILED and not self._fixed_in_place():
             return True
-        if row.action == r.DELETE:
+        if row.action == r.INIT or row.action == r.DELETE:
             return True
         if old_type is not None and self._type_changed(
             old_type, old_definition
@@ -503,6 +503,15 @@ class ConvergenceResource:
             if before is not None:
                 self.plugin.properties = after_props
         return True
+
+    def _fixed_in_place(self) -> bool:
+        """Whether a FAILED resource is updated rather than replaced: a
+        plugin that says so (a child stack that exists is updated, and
+        its own resources decide), unless a check failed it."""
+        decide = getattr(self.plugin, "needs_replace_failed", None)
+        if self.row.action == r.CHECK or not callable(decide):
+            return False
+        return not decide()
 
     def _type_changed(self, old_type: str, old_definition: Any) -> bool:
         """Whether the new type is implemented by another class than the

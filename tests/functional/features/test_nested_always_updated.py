@@ -177,3 +177,80 @@ def test_changed_provider_reaches_members_of_a_group(cloud: Cloud):
             "test1": "OS::Heat::TestResource",
             "test2": "OS::Heat::TestResource",
         }
+
+
+PARAM_MAIN = """
+heat_template_version: 2013-05-23
+resources:
+  my_resource:
+    type: resource.yaml
+    properties:
+      value1: foo
+"""
+PARAM_NESTED = """
+heat_template_version: 2013-05-23
+parameters:
+  value1:
+    type: string
+resources:
+  test:
+    type: OS::Heat::TestResource
+    properties:
+      value: {get_param: value1}
+"""
+PARAM_MAIN_UPDATE = PARAM_MAIN + "      value2: bar\n"
+PARAM_NESTED_UPDATE = """
+heat_template_version: 2013-05-23
+parameters:
+  value1:
+    type: string
+  value2:
+    type: string
+resources:
+  test:
+    type: OS::Heat::TestResource
+    properties:
+      fail: %s
+      value:
+        str_replace:
+          template: VAL1-VAL2
+          params:
+            VAL1: {get_param: value1}
+            VAL2: {get_param: value2}
+outputs:
+  value:
+    value: {get_attr: [test, output]}
+"""
+
+
+def test_a_failed_nested_stack_is_fixed_in_place(cloud: Cloud):
+    ident = h.create(cloud, PARAM_MAIN, files={"resource.yaml": PARAM_NESTED})
+    child = h.nested(cloud, ident, "my_resource")
+
+    h.update(
+        cloud,
+        ident,
+        {
+            "template": PARAM_MAIN_UPDATE,
+            "files": {"resource.yaml": PARAM_NESTED_UPDATE % "true"},
+        },
+        state="UPDATE_FAILED",
+    )
+    assert h.resource(cloud, ident, "my_resource")["resource_status"] == (
+        "UPDATE_FAILED"
+    )
+    h.update(
+        cloud,
+        ident,
+        {
+            "template": PARAM_MAIN_UPDATE,
+            "files": {"resource.yaml": PARAM_NESTED_UPDATE % "false"},
+        },
+    )
+
+    assert h.nested(cloud, ident, "my_resource") == child
+    assert h.show(cloud, child)["stack_status"] == "UPDATE_COMPLETE"
+    assert h.resources(cloud, ident) == {"my_resource": "resource.yaml"}
+    status, body = cloud.request("GET", f"/stacks/{child}/outputs/value")
+    assert status == 200, body
+    assert body["output"]["output_value"] == "foo-bar"
