@@ -136,9 +136,12 @@ class StackAPI:
         params: Mapping[str, Any] | None,
         files: Mapping[str, Any] | None,
         stack_id: str,
+        nested_depth: int = 0,
     ) -> StoredTemplate:
         """Parse and validate a template with its environment.
 
+        :param nested_depth: of the stack (a child stack was validated
+            with its root: its template resources are not followed).
         :raises StackValidationFailed: with Heat's texts.
         """
         if not _NAME.match(stack_name or ""):
@@ -152,6 +155,7 @@ class StackAPI:
         tenant = getattr(ctxt, "project_id", None) or ""
         ident = StackIdentifier(tenant, stack_name, stack_id)
         row = self._pending_row(stack_id, stack_name, tenant)
+        row.nested_depth = nested_depth
         parsed = ParsedStack(template, params, files, ident)
         # plugins validate with the caller's own session (constraints)
         ctxt = self.creds.request_context(ctxt)
@@ -223,7 +227,7 @@ class StackAPI:
         stack_id = str(uuid.uuid4())
         params = merged_environment(template, params, files, environment_files)
         stored = self.parse(
-            ctxt, stack_name, template, params, files, stack_id
+            ctxt, stack_name, template, params, files, stack_id, nested_depth
         )
         template_id = self._store_template(stored, files)
         if owner_id is None and user_creds_id is None:
@@ -320,7 +324,13 @@ class StackAPI:
                 template or {}, params, files, environment_files
             )
         stored = self.parse(
-            ctxt, stack.name, template or {}, params, files, stack.id
+            ctxt,
+            stack.name,
+            template or {},
+            params,
+            files,
+            stack.id,
+            stack.nested_depth,
         )
         template_id = self._store_template(stored, files)
         values: dict[str, Any] = {}

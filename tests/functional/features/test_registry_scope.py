@@ -57,3 +57,35 @@ def test_other_mappings_reach_the_nested_template(cloud: Cloud):
     child = h.nested(cloud, ident, "secret1")
     assert h.resources(cloud, child) == {"secret2": "My::Secret"}
     assert h.resource(cloud, child, "secret2")["parent_resource"] == "secret1"
+
+
+SELF = """
+heat_template_version: 2013-05-23
+resources:
+  again:
+    type: self.yaml
+"""
+
+
+def test_a_template_resource_that_includes_itself_is_refused(cloud: Cloud):
+    status, body = cloud.request(
+        "POST",
+        "/stacks",
+        {
+            "stack_name": "includes-itself",
+            "template": SELF,
+            "files": {"self.yaml": SELF},
+        },
+    )
+    assert status == 400, body
+    assert body["error"]["type"] == "StackValidationFailed"
+    # one path item per stack Heat would nest, root included; the
+    # doubled ": " is what heat-api shows of a path error that crossed
+    # the RPC bus
+    path = ".".join(["resources.again<self.yaml>"] * 6)
+    assert body["error"]["message"] == (
+        f"RequestLimitExceeded: : {path}: : "
+        "Request limit exceeded: Recursion depth exceeds 5."
+    )
+    status, body = cloud.request("GET", "/stacks/includes-itself")
+    assert status == 404, body
