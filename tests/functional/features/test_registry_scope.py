@@ -89,3 +89,55 @@ def test_a_template_resource_that_includes_itself_is_refused(cloud: Cloud):
     )
     status, body = cloud.request("GET", "/stacks/includes-itself")
     assert status == 404, body
+
+
+MERGED = """
+heat_template_version: 2015-04-30
+parameters:
+  p0: {type: string, default: CORRECT}
+  p1: {type: string, default: INCORRECT}
+  p2: {type: string, default: INCORRECT}
+resources:
+  r1: {type: test::R1}
+  r2: {type: test::R2}
+  r3a: {type: test::R3}
+  r3b: {type: test::R3}
+"""
+ENV_1 = """
+parameters: {p1: CORRECT, p2: INCORRECT-E1}
+resource_registry:
+  test::R1: OS::Heat::RandomString
+  test::R2: BROKEN
+  test::R3: OS::Heat::None
+"""
+ENV_2 = """
+parameters: {p2: CORRECT}
+resource_registry:
+  test::R2: OS::Heat::RandomString
+  resources:
+    r3b:
+      test::R3: OS::Heat::RandomString
+"""
+
+
+def test_environment_files_merge_and_scope_per_resource(cloud: Cloud):
+    status, body = cloud.request(
+        "POST",
+        "/stacks",
+        {
+            "stack_name": "env-merge",
+            "template": MERGED,
+            "files": {"env1.yaml": ENV_1, "env2.yaml": ENV_2},
+            "environment_files": ["env1.yaml", "env2.yaml"],
+        },
+    )
+    assert status == 201, body
+    ident = f"env-merge/{body['stack']['id']}"
+    shown = h.wait(cloud, ident, "CREATE_COMPLETE")
+    assert {k: shown["parameters"][k] for k in ("p0", "p1", "p2")} == {
+        "p0": "CORRECT",
+        "p1": "CORRECT",
+        "p2": "CORRECT",
+    }
+    assert len(h.resources(cloud, ident)) == 4
+    assert len(h.resource(cloud, ident, "r3b")["attributes"]["value"]) == 32
