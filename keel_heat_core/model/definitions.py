@@ -211,6 +211,13 @@ class TemplateResource:
     def dependency_names(self) -> list[str]:
         return self.stored.dependency_names(self.name)
 
+    def instantiated_class(self) -> Any:
+        """The class the type resolves to in this template's environment
+        (one class for every template resource)."""
+        return self.stored.env.get_class_to_instantiate(
+            self.resource_type, self.name
+        )
+
     def bind(self, view: StackView) -> BoundDefinition:
         """This definition with its functions reading ``view``."""
         stack = self.stored.stack_definition(view)

@@ -26,6 +26,7 @@ class TemplateResource(StackResource):
 
     def __init__(self, name: str, definition: Any, stack: Any) -> None:
         info = stack.env.get_resource_info(definition.resource_type, name)
+        self.resource_info = info
         files = getattr(stack.t, "files", None)
         self.provider = info.get_class(files)
         self.template_url = str(info.template_name)
@@ -55,6 +56,21 @@ class TemplateResource(StackResource):
             for key, value in self.properties.items()
             if value is not None
         }
+
+    def _child_environment(self, user_params: Any) -> dict[str, Any]:
+        """The parent's environment without the registry entry that made
+        this resource: inside its own template, the type it stands in
+        for is the real one again (``OS::Heat::RandomString:
+        nested.yaml`` may use ``OS::Heat::RandomString`` in
+        ``nested.yaml``)."""
+        env = super()._child_environment(user_params)
+        path = list(getattr(self.resource_info, "path", None) or ())
+        level = env.get("resource_registry")
+        for key in path[:-1]:
+            level = level.get(key) if isinstance(level, dict) else None
+        if path and isinstance(level, dict):
+            level.pop(path[-1], None)
+        return env
 
     def handle_create(self) -> None:
         self.create_with_template(self.child_template(), self.child_params())

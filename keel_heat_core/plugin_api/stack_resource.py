@@ -251,6 +251,43 @@ class StackResource(Resource):
             self.child_template(), self.child_params()
         )
 
+    def needs_replace_failed(self) -> bool:
+        """A failed child stack that exists is updated, not replaced."""
+        return self.resource_id is None
+
+    def _needs_update(
+        self,
+        after: Any,
+        before: Any,
+        after_props: Any,
+        before_props: Any,
+        prev_resource: Any,
+        check_init_complete: bool = True,
+    ) -> bool:
+        """Always update the child stack: a changed provider template in
+        ``files`` or a changed environment reaches it even when this
+        resource's definition is unchanged, and the child's resources
+        each decide whether they change.
+
+        :raises UpdateReplace: before the child exists, as any resource
+            would be replaced; or when this resource was marked
+            CHECK_FAILED while its child was not (marked unhealthy).
+        """
+        if self.resource_id is None:
+            super()._needs_update(
+                after,
+                before,
+                after_props,
+                before_props,
+                prev_resource,
+                check_init_complete,
+            )
+        elif self.state == (self.CHECK, self.FAILED):
+            data = self.stack.child_stack_status(self.resource_id)
+            if data is None or tuple(data[:2]) != (self.CHECK, self.FAILED):
+                raise exception.UpdateReplace(self)
+        return True
+
     def check_update_complete(self, cookie: Any = None) -> bool:
         return self._check_status_complete(self.UPDATE, cookie=cookie)
 

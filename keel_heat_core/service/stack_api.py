@@ -35,7 +35,10 @@ from keel_heat_core.service.stack_validation import ParsedStack, StackValidator
 from keel_heat_core.service.type_discovery import ResourceTypes
 from keel_heat_core.template import validation
 from keel_heat_core.template.protocols import PendingStackView
-from keel_heat_core.template.request_environment import merged_environment
+from keel_heat_core.template.request_environment import (
+    merged_environment,
+    patched_environment,
+)
 from keel_heat_core.worker import hooks, stack_state
 from keel_heat_core.worker.check_resource import CheckResource
 from keel_heat_core.worker.converge import converge_stack, rollback
@@ -150,11 +153,14 @@ class StackAPI:
         files: Mapping[str, Any] | None,
         stack_id: str,
         facade: ParentFacade | None = None,
+        nested_depth: int = 0,
     ) -> StoredTemplate:
         """Parse and validate a template with its environment.
 
         :param facade: the parent resource of a stack that a template
             resource creates (``resource_facade``).
+        :param nested_depth: of the stack (a child stack was validated
+            with its root: its template resources are not followed).
         :raises StackValidationFailed: with Heat's texts.
         """
         if not _NAME.match(stack_name or ""):
@@ -168,6 +174,7 @@ class StackAPI:
         tenant = getattr(ctxt, "project_id", None) or ""
         ident = StackIdentifier(tenant, stack_name, stack_id)
         row = self._pending_row(stack_id, stack_name, tenant)
+        row.nested_depth = nested_depth
         parsed = ParsedStack(template, params, files, ident)
         # plugins validate with the caller's own session (constraints)
         ctxt = self.creds.request_context(ctxt)
@@ -251,7 +258,14 @@ class StackAPI:
                 stack_id,
             )
         stored = self.parse(
-            ctxt, stack_name, template, params, files, stack_id, facade
+            ctxt,
+            stack_name,
+            template,
+            params,
+            files,
+            stack_id,
+            facade,
+            nested_depth,
         )
         template_id = self._store_template(stored, files)
         if owner_id is None and user_creds_id is None:
@@ -335,15 +349,18 @@ class StackAPI:
             current = template_repo.get(self.db, stack.raw_template_id)
             template = template or current.template
             files = {**(current.files or {}), **dict(files or {})}
-            env = dict(current.environment or {})
-            merged = dict(env.get("parameters") or {})
-            merged.update((params or {}).get("parameters") or {})
-            env.update(params or {})
-            env["parameters"] = merged
-            params = env
-        params = merged_environment(
-            template or {}, params, files, environment_files
-        )
+            params = patched_environment(
+                current.environment or {},
+                template or {},
+                params,
+                files,
+                environment_files,
+                args.get("clear_parameters"),
+            )
+        else:
+            params = merged_environment(
+                template or {}, params, files, environment_files
+            )
         deps = self.deps
         stored = self.parse(
             ctxt,
@@ -353,6 +370,7 @@ class StackAPI:
             files,
             stack.id,
             parent_facade(deps.stacks, deps.templates, deps.resources, stack),
+            stack.nested_depth,
         )
         refuse_immutable_changes(self.stored(stack), stored)
         template_id = self._store_template(stored, files)

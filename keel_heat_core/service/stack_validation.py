@@ -188,10 +188,32 @@ class StackValidator:
                     name,
                     self.parsed.t.files,
                 )
+                self._check_recursion(rdefn)
             if not isinstance(cls, type) or not issubclass(cls, Resource):
                 cls = _TemplateResource
             self._classes[name] = cls
         return self._classes[name]
+
+    def _check_recursion(self, rdefn: ResourceDefinition) -> None:
+        """A stack being created or updated (not POST /validate, not a
+        child stack, which its root checked) refuses template resources
+        nested too deep, before any child stack exists."""
+        facade = self.facade
+        depth: int = getattr(facade, "nested_depth", 0) or 0
+        if not self.strict or depth:
+            return
+        provider.check_template_recursion(
+            self.parsed.env,
+            rdefn.resource_type,
+            rdefn.name,
+            self.parsed.t.files,
+            self.parsed.t.RESOURCES,
+            max_depth=getattr(
+                facade,
+                "max_nested_stack_depth",
+                provider.MAX_NESTED_STACK_DEPTH,
+            ),
+        )
 
     def _resource_order(self, deps: dict[str, set[str]]) -> list[str]:
         kinds = {}

@@ -380,3 +380,76 @@ def validate_template_resource(
         attrs,
     )
     return prov
+
+
+def check_template_recursion(
+    env: Any,
+    resource_type: str,
+    resource_name: str,
+    files: Mapping[str, Any] | None,
+    section: str,
+    depth: int = 0,
+    max_depth: int = MAX_NESTED_STACK_DEPTH,
+) -> None:
+    """Refuse template resources nested deeper than ``max_depth`` (one
+    that includes itself), before any stack is created, as Heat's
+    validation of the child stacks does.
+
+    Follows the templates in ``files`` through each child's environment
+    (without the entry that made it, as the child stack gets it); a
+    template that cannot be read here is left to the other checks.
+
+    :param section: the name of the resources section of the template
+        that holds the resource (``resources`` or ``Resources``).
+    :param depth: the nested depth of the stack that holds it.
+    :raises StackValidationFailed: ``RequestLimitExceeded: resources.
+        r<t.yaml>...: Request limit exceeded: Recursion depth exceeds 5.``
+    """
+    from keel_heat_core.template import environment, registry
+
+    try:
+        info = env.get_resource_info(
+            resource_type,
+            resource_name=resource_name,
+            registry_type=registry.TemplateResourceInfo,
+        )
+    except exception.EntityNotFound:
+        return
+    data = (files or {}).get(info.template_name)
+    path = [section, f"{resource_name}<{info.template_name}>"]
+    try:
+        check_nested_depth(depth, max_depth)
+        if data is None:
+            return
+        try:
+            child = ProviderTemplate.from_text(info.template_name, data)
+        except (ValueError, exception.HeatException):
+            return
+        child_env = environment.get_child_environment(
+            env, None, item_to_remove=info, child_resource_name=resource_name
+        )
+        hot = child.hot
+        resources = child.template.get("resources" if hot else "Resources")
+        if not isinstance(resources, Mapping):
+            return
+        for name, rdef in resources.items():
+            kind = (
+                rdef.get("type" if hot else "Type")
+                if isinstance(rdef, Mapping)
+                else None
+            )
+            if isinstance(kind, str):
+                check_template_recursion(
+                    child_env,
+                    kind,
+                    name,
+                    files,
+                    "resources" if hot else "Resources",
+                    depth + 1,
+                    max_depth,
+                )
+    except (
+        exception.RequestLimitExceeded,
+        exception.StackValidationFailed,
+    ) as exc:
+        raise exception.StackValidationFailed(exc, path=path) from exc

@@ -43,3 +43,38 @@ def merged_environment(
             environment_files, dict(files or {}), env, schemata
         )
     return env
+
+
+def patched_environment(
+    stored: Mapping[str, Any],
+    template: Mapping[str, Any],
+    params: Mapping[str, Any] | None,
+    files: Mapping[str, Any] | None,
+    environment_files: list[str] | None,
+    clear_parameters: list[str] | None = None,
+) -> dict[str, Any]:
+    """Return the environment of a PATCH update (``existing``).
+
+    The request's environment (its files merged) is loaded over the
+    stored one section by section, so that a registry, defaults or
+    parameters not sent are kept; stored parameters named in
+    ``clear_parameters``, or that the new template no longer declares,
+    are dropped.
+
+    :param stored: the stack's stored environment.
+    :param template: the template of the update (the stored one when
+        none was sent).
+    :param files: the stored files with the request's on top.
+    """
+    new = merged_environment(template, params, files, environment_files)
+    tmpl: Any = versions.load(template, files=files)
+    env = environment_merge.patch_environment(
+        stored,
+        new,
+        clear_parameters,
+        parameters.template_schemata(tmpl),
+    )
+    patched: dict[str, Any] = env.user_env_as_dict()
+    if env.encrypted_param_names:
+        patched["encrypted_param_names"] = list(env.encrypted_param_names)
+    return patched

@@ -70,6 +70,18 @@ def restricted_actions(definition: Any, name: str) -> set[str]:
     return set(env.registry.get_rsrc_restricted_actions(name))
 
 
+def _instantiated_class(definition: Any) -> Any:
+    """The class a definition's type resolves to through its template's
+    environment, or None when the definition cannot tell."""
+    resolve = getattr(definition, "instantiated_class", None)
+    if not callable(resolve):
+        return None
+    try:
+        return resolve()
+    except Exception:  # no longer known (a pack gone): names decide
+        return None
+
+
 def _is_update_replace(exc: BaseException) -> bool:
     return type(exc).__name__ == "UpdateReplace"
 
@@ -422,14 +434,18 @@ class ConvergenceResource:
         }
         self._run(r.ADOPT, (resource_data,), deadline, cancel, done, interval)
 
-    def needs_replace(self, old_type: str | None) -> bool:
+    def needs_replace(
+        self, old_type: str | None, old_definition: Any = None
+    ) -> bool:
         """Replace instead of update (plugins.md §1.3 step 1, type change)."""
         row = self.row
-        if row.status == r.FAILED or row.action == r.INIT:
+        if row.status == r.FAILED and not self._fixed_in_place():
             return True
-        if row.action == r.DELETE:
+        if row.action == r.INIT or row.action == r.DELETE:
             return True
-        if old_type is not None and old_type != self.definition.resource_type:
+        if old_type is not None and self._type_changed(
+            old_type, old_definition
+        ):
             return True
         check = getattr(self.plugin, "needs_replace", None)
         return bool(check(self.properties)) if check is not None else False
@@ -502,7 +518,7 @@ class ConvergenceResource:
 
         :raises UpdateReplace: the resource must be replaced.
         """
-        if self.needs_replace(old_type):
+        if self.needs_replace(old_type, old_definition):
             raise UpdateReplace(self.name)
         before = self._before_properties(old_properties)
         decided = self._plugin_needs_update(old_definition, before)
@@ -542,6 +558,32 @@ class ConvergenceResource:
         exc = exception.ResourceActionRestricted(action=action)
         self._event(r.UPDATE, r.FAILED, str(exc))
         raise ResourceActionFailed(r.UPDATE, failure_text(exc, self.name))
+
+    def _fixed_in_place(self) -> bool:
+        """Whether a FAILED resource is updated rather than replaced: a
+        plugin that says so (a child stack that exists is updated, and
+        its own resources decide), unless a check failed it."""
+        decide = getattr(self.plugin, "needs_replace_failed", None)
+        if self.row.action == r.CHECK or not callable(decide):
+            return False
+        return not decide()
+
+    def _type_changed(self, old_type: str, old_definition: Any) -> bool:
+        """Whether the new type is implemented by another class than the
+        old one was (as Heat decides): a rename to an alias of the same
+        class, or from one template resource type to another, updates in
+        place; the same name mapped to another class replaces. A
+        deprecated class's named substitute also updates in place.
+        Definitions that cannot name their class compare type names."""
+        old_cls = _instantiated_class(old_definition)
+        new_cls = _instantiated_class(self.definition)
+        if old_cls is None or new_cls is None:
+            return bool(old_type != self.definition.resource_type)
+        if old_cls is new_cls:
+            return False
+        status = getattr(old_cls, "support_status", None)
+        substitute = getattr(status, "substitute_class", None)
+        return bool(substitute is None or substitute is not new_cls)
 
     def _plugin_needs_update(
         self, old_definition: Any, before: props_mod.Properties | None

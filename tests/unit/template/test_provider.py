@@ -224,3 +224,49 @@ def test_validate_template_resource_against_facade() -> None:
     assert str(info.value) == (
         "Attribute addr for facade OS::Nova::Server missing in provider"
     )
+
+
+def _chain(levels: int) -> dict[str, str]:
+    """``l1.yaml`` holds ``l2.yaml``... down to ``l<levels>.yaml``,
+    which holds a plain resource."""
+    files = {}
+    for n in range(1, levels + 1):
+        kind = f"l{n + 1}.yaml" if n < levels else "OS::Heat::None"
+        files[f"l{n}.yaml"] = (
+            "heat_template_version: 2021-04-16\n"
+            f"resources: {{r{n + 1}: {{type: {kind}}}}}\n"
+        )
+    return files
+
+
+def test_template_recursion_allows_the_maximum_depth() -> None:
+    env = _env({})
+    provider.check_template_recursion(
+        env, "l1.yaml", "r1", _chain(5), "resources"
+    )
+
+
+def test_template_recursion_beyond_the_maximum_depth() -> None:
+    env = _env({})
+    with pytest.raises(exception.StackValidationFailed) as info:
+        provider.check_template_recursion(
+            env, "l1.yaml", "r1", _chain(6), "resources"
+        )
+    path = ".".join(f"resources.r{n}<l{n}.yaml>" for n in range(1, 7))
+    assert str(info.value) == (
+        f"RequestLimitExceeded: {path}: "
+        "Request limit exceeded: Recursion depth exceeds 5."
+    )
+
+
+def test_a_mapping_is_not_followed_inside_its_own_template() -> None:
+    env = _env({"OS::Heat::None": "none.yaml"})
+    files = {
+        "none.yaml": (
+            "heat_template_version: 2021-04-16\n"
+            "resources: {inner: {type: OS::Heat::None}}\n"
+        )
+    }
+    provider.check_template_recursion(
+        env, "OS::Heat::None", "outer", files, "resources"
+    )
