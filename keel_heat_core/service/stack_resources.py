@@ -82,9 +82,11 @@ class StackResources:
                     return plugin
         return None
 
-    def set_stack_user_project_id(self, project_id: str) -> None:
-        """Record the stack-domain project of the stack's users."""
-        stack_repo.update(
-            self._db, self._stack.id, {"stack_user_project_id": project_id}
+    def set_stack_user_project_id(self, project_id: str) -> str:
+        """Record the stack-domain project of the stack's users, unless
+        another stack user recorded one first; returns the recorded one."""
+        stored = stack_repo.claim_stack_user_project(
+            self._db, self._stack.id, project_id
         )
-        self._stack.stack_user_project_id = project_id
+        self._stack.stack_user_project_id = stored
+        return stored
