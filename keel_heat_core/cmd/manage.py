@@ -30,6 +30,7 @@ COMMAND_MODULES = [
     "keel_heat_core.cmd.manage_packs",
     "keel_heat_core.cmd.manage_db",
     "keel_heat_core.cmd.manage_crypt",
+    "keel_heat_core.cmd.manage_heat",
 ]
 
 CommandFunc = Callable[[cfg.ConfigOpts], int | None]

@@ -65,4 +65,6 @@ def add_parser(subparsers: Any) -> None:
         "the old key before rotating it)",
     )
     parser.add_argument("-b", "--batch-size", default="50")
+    # heat-manage's flag; the summary printed at the end is all we say
+    parser.add_argument("--verbose-update-params", action="store_true")
     parser.set_defaults(func=_cmd_update_params)

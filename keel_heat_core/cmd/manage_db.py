@@ -243,7 +243,9 @@ def add_parser(subparsers: Any) -> None:
     ).set_defaults(func=_cmd_check)
 
     purge = subparsers.add_parser(
-        "purge-deleted", help="purge stacks deleted more than AGE ago"
+        "purge-deleted",
+        aliases=["purge_deleted"],
+        help="purge stacks deleted more than AGE ago",
     )
     purge.add_argument("age", nargs="?", default="90")
     purge.add_argument(
@@ -253,7 +255,7 @@ def add_parser(subparsers: Any) -> None:
         choices=["days", "hours", "minutes", "seconds"],
     )
     purge.add_argument("-p", "--project-id", default=None)
-    purge.add_argument("-b", "--batch-size", default="20")
+    purge.add_argument("-b", "--batch-size", "--batch_size", default="20")
     purge.set_defaults(func=_cmd_purge)
 
     reset = subparsers.add_parser(

@@ -559,6 +559,40 @@ def update(
 
 
 @retry_on_db_error
+def claim_stack_user_project(
+    db: Database, stack_id: str, project_id: str
+) -> str:
+    """Record the stack-domain project of a stack unless one is recorded.
+
+    A compare-and-swap (``UPDATE ... WHERE stack_user_project_id IS
+    NULL``): of stack users that start together, the first one's project
+    is kept.
+
+    :returns: the project recorded for the stack now.
+    :raises exceptions.NotFound: the stack is gone.
+    """
+    stmt = (
+        sa_update(models.Stack)
+        .where(
+            models.Stack.id == stack_id,
+            models.Stack.stack_user_project_id.is_(None),
+        )
+        .values(stack_user_project_id=project_id)
+        .execution_options(synchronize_session=False)
+    )
+    with db.transaction() as session:
+        session.execute(stmt)
+        stored = session.execute(
+            select(models.Stack.stack_user_project_id).where(
+                models.Stack.id == stack_id
+            )
+        ).scalar_one_or_none()
+    if stored is None:
+        raise exceptions.NotFound(f"Stack {stack_id} not found")
+    return str(stored)
+
+
+@retry_on_db_error
 def soft_delete(db: Database, stack_id: str) -> None:
     """Hard-delete the stack's resources, then set ``deleted_at``."""
     with db.transaction() as session:

@@ -151,7 +151,22 @@ class StackDomain:
                 "description": PROJECT_DESCRIPTION,
             }
         }
-        return str(self._call("POST", "/projects", json=body)["project"]["id"])
+        try:
+            created = self._call("POST", "/projects", json=body)
+        except ks_exc.Conflict:
+            # Two stack users of one stack started together and the other
+            # created the project first: it is this stack's project too.
+            found = self._project_named(name)
+            if found is None:
+                raise
+            LOG.debug("Stack domain project %s exists, adopted", name)
+            return found
+        return str(created["project"]["id"])
+
+    def _project_named(self, name: str) -> str | None:
+        params = {"domain_id": self.domain_id, "name": name}
+        found = self._call("GET", "/projects", params=params)["projects"]
+        return str(found[0]["id"]) if found else None
 
     def delete_project(self, project_id: str) -> None:
         """Delete a stack's domain project, if it belongs to the domain.

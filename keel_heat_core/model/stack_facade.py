@@ -174,8 +174,10 @@ class EngineStackFacade:
         return sorted(dep_attrs(resource_name), key=repr)
 
     def set_stack_user_project_id(self, project_id: str) -> None:
+        """Record the stack-domain project; when another stack user of
+        the stack recorded one first, that one is the stack's."""
         if self._resources is not None:
-            self._resources.set_stack_user_project_id(project_id)
+            project_id = self._resources.set_stack_user_project_id(project_id)
         self.stack_user_project_id = project_id
 
     def child_stack_status(

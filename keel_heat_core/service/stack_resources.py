@@ -70,7 +70,12 @@ class StackResources:
         return None if row is None else self._plugin(row)
 
     def by_refid(self, refid: str) -> Any:
-        """The resource whose reference (``get_resource``) is ``refid``."""
+        """The resource whose reference (``get_resource``) is ``refid``.
+
+        A reference resolved without the resource's data (a resource being
+        deleted sees the names of those it depends on) is its name: as in
+        Heat, a name matches when no reference does.
+        """
         rows = self._rows()
         for row in rows.values():
             if row.physical_id is not None and row.physical_id == refid:
@@ -80,11 +85,14 @@ class StackResources:
             with contextlib.suppress(Exception):
                 if plugin.FnGetRefId() == refid:
                     return plugin
-        return None
+        found = rows.get(refid)
+        return None if found is None else self._plugin(found)
 
-    def set_stack_user_project_id(self, project_id: str) -> None:
-        """Record the stack-domain project of the stack's users."""
-        stack_repo.update(
-            self._db, self._stack.id, {"stack_user_project_id": project_id}
+    def set_stack_user_project_id(self, project_id: str) -> str:
+        """Record the stack-domain project of the stack's users, unless
+        another stack user recorded one first; returns the recorded one."""
+        stored = stack_repo.claim_stack_user_project(
+            self._db, self._stack.id, project_id
         )
-        self._stack.stack_user_project_id = project_id
+        self._stack.stack_user_project_id = stored
+        return stored

@@ -191,3 +191,41 @@ class StructuredDeploymentGroup(SoftwareDeploymentGroup):
             ]
         ),
     }
+
+
+class SoftwareDeployments(SoftwareDeploymentGroup):
+    """The former name of ``OS::Heat::SoftwareDeploymentGroup``.
+
+    Hidden: not listed, and its schema is not shown, but templates that
+    still use the name work, and an update to the new name changes the
+    resource's type without replacing it.
+    """
+
+    support_status = api.SupportStatus(
+        status=api.support.HIDDEN,
+        message="Please use OS::Heat::SoftwareDeploymentGroup instead.",
+        version="7.0.0",
+        previous_status=api.SupportStatus(
+            status=api.support.DEPRECATED, version="2014.2"
+        ),
+        substitute_class=SoftwareDeploymentGroup,
+    )
+
+
+class StructuredDeployments(StructuredDeploymentGroup):
+    """The former name of ``OS::Heat::StructuredDeploymentGroup``.
+
+    Hidden: not listed, and its schema is not shown, but templates that
+    still use the name work, and an update to the new name changes the
+    resource's type without replacing it.
+    """
+
+    support_status = api.SupportStatus(
+        status=api.support.HIDDEN,
+        message="Please use OS::Heat::StructuredDeploymentGroup instead.",
+        version="7.0.0",
+        previous_status=api.SupportStatus(
+            status=api.support.DEPRECATED, version="2014.2"
+        ),
+        substitute_class=StructuredDeploymentGroup,
+    )

@@ -208,6 +208,11 @@ class TestResource(api.Resource):
     def handle_delete(self) -> tuple[datetime.datetime, float]:
         return _utcnow(), self._wait_secs()
 
+    def handle_check(self) -> None:
+        # a resource whose create failed has no physical resource
+        if not self.resource_id:
+            raise Exception("Resource not created")
+
     def check_create_complete(self, cookie: Any) -> bool:
         return self._check_status_complete(*cookie)
 

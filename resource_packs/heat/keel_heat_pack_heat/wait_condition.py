@@ -206,10 +206,6 @@ class WaitCondition(HeatWaitCondition):
                 f"WaitCondition invalid Handle {handle_id.resource_name}"
             )
 
-    def _get_handle_resource(self) -> Any:
-        name = self._handle_identifier().resource_name or ""
-        return self.stack.resource_get(name)
-
     def handle_create(self) -> tuple[Any, datetime.datetime, float]:
         self._validate_handle_url()
         return super().handle_create()

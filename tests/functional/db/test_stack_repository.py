@@ -281,3 +281,13 @@ def test_summary_columns_are_the_records_fields() -> None:
     assert len(stack.SUMMARY_COLUMNS) + 1 == len(
         dataclasses.fields(records.StackSummaryRecord)
     )
+
+
+def test_the_first_stack_user_project_is_kept(db: Database) -> None:
+    row = builders.new_stack(db)
+    assert stack.claim_stack_user_project(db, row.id, "first") == "first"
+    assert stack.claim_stack_user_project(db, row.id, "second") == "first"
+    got = stack.get(db, row.id)
+    assert got is not None and got.stack_user_project_id == "first"
+    with pytest.raises(exceptions.NotFound):
+        stack.claim_stack_user_project(db, str(uuid.uuid4()), "p")

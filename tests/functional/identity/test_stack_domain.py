@@ -137,3 +137,17 @@ def test_wrong_domain_admin_password(keystone: KeystoneServer) -> None:
     )
     with pytest.raises(errors.AuthorizationFailure):
         StackDomain(settings).create_project("p", "s")
+
+
+def test_a_second_create_of_a_stack_project_adopts_it(
+    keystone: KeystoneServer,
+) -> None:
+    domain = _domain(keystone)
+    owner = keystone.demo.project_id or ""
+    stack_id = str(uuid.uuid4())
+    first = domain.create_project(owner, stack_id)
+    try:
+        # what a stack user that started with the first one does
+        assert domain.create_project(owner, stack_id) == first
+    finally:
+        domain.delete_project(first)

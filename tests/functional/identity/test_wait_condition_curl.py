@@ -137,3 +137,35 @@ def test_cfn_handle_completes_through_its_signed_url(
     assert json.loads(_output(cloud, demo, stack_id, "data")) == {
         "1": "from cfn"
     }
+
+
+def test_cfn_wait_condition_stack_deletes(
+    cloud: KeystoneCloud, keystone: KeystoneServer
+) -> None:
+    # Issue 30 (17): while the wait condition is deleted, its ``Handle``
+    # (a reference to the handle) resolves without the handle's data:
+    # the wait condition still finds its handle and the delete completes.
+    demo = keystone.demo
+    stack_id = cloud.create(demo, "cfnwaitdel", CFN, timeout_mins=5)
+    _wait_handle(cloud, demo, stack_id)
+    url = str(_output(cloud, demo, stack_id, "url"))
+    body = {"Status": "SUCCESS", "Reason": "ok", "UniqueId": "1", "Data": "d"}
+    out = _curl(
+        "curl -s -i -X PUT -H 'Content-Type:' --data-binary "
+        f"{shlex.quote(json.dumps(body))} {shlex.quote(url)}"
+    )
+    assert "200 OK" in out.splitlines()[0], out
+    cloud.wait_state(demo, stack_id, ("CREATE_COMPLETE",))
+    status, shown = cloud.request(
+        demo, "GET", f"{cloud.path(stack_id)}/resources/handle"
+    )
+    assert status == 200, shown
+    user_id = shown["resource"]["physical_resource_id"]
+
+    status, answer = cloud.request(demo, "DELETE", cloud.path(stack_id))
+    assert status == 204, answer
+    cloud.wait_deleted(demo, stack_id)
+    gone = keystone.admin_session().get(
+        f"{keystone.v3_url}/users/{user_id}", raise_exc=False
+    )
+    assert gone.status_code == 404
