@@ -113,3 +113,28 @@ def test_templates_using_hidden_types_create_and_delete(
         lambda: cloud.request("GET", f"/stacks/{ident}")[0] == 404,
         what="the stack to be deleted",
     )
+
+
+def test_renaming_to_the_substitute_updates_in_place(
+    cloud: Cloud, stacks: Stacks
+) -> None:
+    """A template moving from the old names to the deployment groups
+    keeps its resources, as Heat does for a class's named substitute."""
+    ident = stacks.create(TEMPLATE, prefix="renamed")
+    stacks.wait_status(ident, "CREATE_COMPLETE")
+    before = {
+        name: stacks.resource(ident, name)["physical_resource_id"]
+        for name in ("deployments", "structured")
+    }
+    renamed = json.loads(json.dumps(TEMPLATE))
+    resources = renamed["resources"]
+    resources["deployments"]["type"] = "OS::Heat::SoftwareDeploymentGroup"
+    resources["structured"]["type"] = "OS::Heat::StructuredDeploymentGroup"
+    stacks.update(ident, renamed)
+    stacks.wait_status(ident, "UPDATE_COMPLETE")
+    for name, physical_id in before.items():
+        shown = stacks.resource(ident, name)
+        assert shown["physical_resource_id"] == physical_id, name
+    assert stacks.resource(ident, "deployments")["resource_type"] == (
+        "OS::Heat::SoftwareDeploymentGroup"
+    )
