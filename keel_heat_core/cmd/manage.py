@@ -20,6 +20,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from keel_heat_core.cmd import prepare_conf
+from keel_heat_core.cmd.startup import describe
 
 LOG = logging.getLogger(__name__)
 
@@ -76,8 +77,11 @@ def main(
     try:
         return int(func(conf) or 0)
     except Exception as exc:
-        LOG.exception("%s %s failed", PROG, conf.command.name)
-        print(f"{PROG}: {exc}", file=sys.stderr)
+        # the database or the configuration: one line, no traceback
+        line = describe(exc, conf)
+        if line is None:
+            LOG.exception("%s %s failed", PROG, conf.command.name)
+        print(f"{PROG}: {line or exc}", file=sys.stderr)
         return 1
 
 

@@ -26,7 +26,7 @@ def _closed_port() -> int:
 
 
 def _run(
-    tmp_path: pathlib.Path, command: str, conf_text: str
+    tmp_path: pathlib.Path, command: str, conf_text: str, *args: str
 ) -> tuple[int, str]:
     conf = tmp_path / "keel-heat.conf"
     conf.write_text(conf_text)
@@ -35,7 +35,7 @@ def _run(
         "KEEL_HEAT_STATE_DIR": str(tmp_path / "state"),
     }
     done = subprocess.run(
-        [str(BIN / command), "--config-file", str(conf)],
+        [str(BIN / command), "--config-file", str(conf), *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -121,3 +121,19 @@ def test_port_that_is_not_a_number(tmp_path: pathlib.Path) -> None:
     assert status == 1
     line = _one_line(output, "keel-heat-all")
     assert "Value for option bind_port" in line and "eighty" in line
+
+
+def test_manage_on_a_database_never_synced(tmp_path: pathlib.Path) -> None:
+    url = f"sqlite:///{tmp_path}/empty.sqlite"
+    status, output = _run(
+        tmp_path,
+        "keel-heat-manage",
+        f"[database]\nconnection = {url}\n",
+        "service",
+        "list",
+    )
+    assert status == 1
+    assert _one_line(output, "keel-heat-manage") == (
+        f"keel-heat-manage: the database {url} has no keel-heat schema or "
+        "an old one: run `keel-heat-manage db sync`"
+    )
