@@ -405,7 +405,12 @@ class ConvergenceResource:
     def needs_replace(self, old_type: str | None) -> bool:
         """Replace instead of update (plugins.md §1.3 step 1, type change)."""
         row = self.row
-        if row.status == r.FAILED or row.action == r.INIT:
+        if row.status == r.FAILED and row.action != r.CHECK:
+            # the plugin may repair in place (a nested stack is updated)
+            check_failed = getattr(self.plugin, "needs_replace_failed", None)
+            if check_failed is None or check_failed():
+                return True
+        elif row.status == r.FAILED or row.action == r.INIT:
             return True
         if row.action == r.DELETE:
             return True
