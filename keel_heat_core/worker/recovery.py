@@ -186,6 +186,12 @@ class NodeRecovery:
         that stack's traversal does, so its ``handle_preempt`` cancels
         that traversal (without rollback) and the newer one goes on.
         """
+        if (
+            row.updated_at is not None
+            and stack.updated_at is not None
+            and row.updated_at > stack.updated_at
+        ):
+            return  # the holder started after this traversal: it is ours
         deps = self.deps
         template_id = stack.raw_template_id
         definition = deps.cache.definitions(
