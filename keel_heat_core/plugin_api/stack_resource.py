@@ -10,11 +10,14 @@ come from the child's outputs.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
 from keel_heat_core import exception
 from keel_heat_core.plugin_api.resource import Resource
+
+LOG = logging.getLogger(__name__)
 
 #: Heat's default ``max_nested_stack_depth``.
 DEFAULT_MAX_NESTED_DEPTH = 5
@@ -342,11 +345,18 @@ class StackResource(Resource):
         return self._check_status_complete(self.CHECK)
 
     def handle_preempt(self) -> None:
+        """Stop the child stack's running create or update (no rollback),
+        so that the older traversal holding this resource ends and a
+        newer one takes over; a child not in progress is left alone."""
         identity = self.nested_identifier()
-        if identity is not None:
+        if identity is None:
+            return
+        try:
             self.rpc_client().stack_cancel_update(
                 self.context, identity, cancel_with_rollback=False
             )
+        except exception.NotSupported:
+            LOG.debug("Nested stack %s not in a cancellable state", identity)
 
     def _nested_outputs(self) -> dict[str, dict[str, Any]]:
         if self._outputs is None:

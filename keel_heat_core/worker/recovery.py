@@ -15,6 +15,7 @@ from keel_heat_core.convergence import sync_point
 from keel_heat_core.convergence.node import Node, cleanup_node, update_node
 from keel_heat_core.convergence.traversal import retrigger_key
 from keel_heat_core.model import rows as r
+from keel_heat_core.model.node_data import NodeDataView, node_data_by_name
 from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.deps import WorkerDeps
 
@@ -173,6 +174,46 @@ class NodeRecovery:
             self._recast(ctxt, row.id, stack, data, is_update)
             return
         LOG.debug("Resource %s busy in another traversal; dropping", row.id)
+        self._preempt(stack, row, data)
+
+    def _preempt(
+        self, stack: r.StackRow, row: r.ResourceRow, data: dict[str, Any]
+    ) -> None:
+        """Ask the resource to end the action of the older traversal.
+
+        The holder of the lock re-triggers the node when it finishes; a
+        resource that waits for a nested stack would only finish when
+        that stack's traversal does, so its ``handle_preempt`` cancels
+        that traversal (without rollback) and the newer one goes on.
+        """
+        if (
+            row.updated_at is not None
+            and stack.updated_at is not None
+            and row.updated_at > stack.updated_at
+        ):
+            return  # the holder started after this traversal: it is ours
+        deps = self.deps
+        template_id = stack.raw_template_id
+        definition = deps.cache.definitions(
+            deps.templates, template_id, stack
+        ).get(row.name)
+        if definition is None and row.current_template_id is not None:
+            definition = deps.cache.definitions(
+                deps.templates, row.current_template_id, stack
+            ).get(row.name)
+        if definition is None:
+            return
+        input_data = (data or {}).get("input_data") or {}
+        try:
+            props = definition.resolve_properties(
+                NodeDataView(node_data_by_name(input_data))
+            )
+            plugin = deps.plugins(definition, row, props, stack)
+            preempt = getattr(plugin, "handle_preempt", None)
+            if preempt is not None:
+                preempt()
+        except Exception:  # the newer traversal must not fail for it
+            LOG.exception("Pre-empting the action on %s failed", row.id)
 
     def _recast(
         self,

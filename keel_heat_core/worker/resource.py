@@ -485,6 +485,7 @@ class ConvergenceResource:
             "current_template_id": template_id,
             "requires": sorted(set(requires), reverse=True),
             "properties": self.properties,
+            **self._current_again(),
         }
         # plugin_api Resources get the definition they were built with
         after = getattr(self.plugin, "t", self.definition)
@@ -619,12 +620,25 @@ class ConvergenceResource:
         """An update that leaves the resource as it is: only the row's
         template id and requirements move to the new traversal."""
         new_requires = sorted(set(requires), reverse=True)
+        again = self._current_again()
         self.lock.respect(
-            {"current_template_id": template_id, "requires": new_requires}
+            {
+                "current_template_id": template_id,
+                "requires": new_requires,
+                **again,
+            }
         )
         self.row.current_template_id = template_id
         self.row.requires = new_requires
+        self.row.replaced_by = None
         self.row.atomic_key = self.lock.state.atomic_key
+
+    def _current_again(self) -> dict[str, Any]:
+        """Forget a replacement of an older traversal (one that failed,
+        say, before the user updated back to this resource's definition):
+        the traversal updating this row chose it over that replacement,
+        so it is the resource's current row again."""
+        return {"replaced_by": None} if self.row.replaced_by else {}
 
     def stack_action(
         self,
