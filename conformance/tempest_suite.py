@@ -27,6 +27,7 @@ from conformance.module_runner import (
     Job,
     Schedule,
     join_streams,
+    largest_first,
     module_of,
     run_modules,
 )
@@ -209,9 +210,11 @@ class Tempest:
         """Run ``tests`` module by module, two at a time (no stestr).
 
         See :mod:`conformance.module_runner` for why; the outcomes are
-        completed as :meth:`run` does.
+        completed as :meth:`run` does. The modules with the most tests
+        start first, so that a long one does not start last and hold one
+        slot alone at the end.
         """
-        modules = list(dict.fromkeys(module_of(t) for t in tests))
+        modules = largest_first(tests)
         runner = [str(self.python), str(self.entry)]
         jobs, schedule = run_modules(
             runner,
