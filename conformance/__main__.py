@@ -19,8 +19,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m conformance",
         description="Run heat-tempest-plugin (api + Heat/Keystone "
-        "functional tests) and gophercloud's orchestration acceptance "
-        "tests against a freshly deployed keel-heat.",
+        "functional tests), Heat's in-tree functional tests "
+        "(heat_integrationtests) and gophercloud's orchestration "
+        "acceptance tests against a freshly deployed keel-heat.",
     )
     parser.add_argument(
         "--workdir",
@@ -36,10 +37,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--api-deadline", type=float, default=360.0)
     parser.add_argument("--functional-deadline", type=float, default=900.0)
     parser.add_argument("--gophercloud-deadline", type=float, default=300.0)
+    parser.add_argument("--integration-deadline", type=float, default=1200.0)
     parser.add_argument(
         "--budget",
         type=float,
-        default=1080.0,
+        default=1800.0,
         help="seconds the whole run may take; each suite's deadline is cut "
         "to fit (default %(default)s)",
     )
@@ -85,6 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         api_deadline=args.api_deadline,
         functional_deadline=args.functional_deadline,
         gophercloud_deadline=args.gophercloud_deadline,
+        integration_deadline=args.integration_deadline,
         budget=args.budget,
         run_anyway=args.run_anyway,
     )

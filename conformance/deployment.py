@@ -76,7 +76,7 @@ class Deployment:
             self.blocker = text
 
 
-def _script(name: str) -> str:
+def script(name: str) -> str:
     beside = Path(sys.executable).with_name(name)
     if beside.exists():
         return str(beside)
@@ -130,7 +130,7 @@ def _db_sync(config: Path, workdir: Path) -> str | None:
     log = workdir / "logs" / "db-sync.log"
     with log.open("w") as out:
         result = subprocess.run(
-            [_script("keel-heat-manage"), "--config-file", str(config)]
+            [script("keel-heat-manage"), "--config-file", str(config)]
             + ["db", "sync"],
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -202,7 +202,7 @@ def _start_engine(
     proc = ServerProcess(
         "engine",
         [
-            _script("keel-heat-engine"),
+            script("keel-heat-engine"),
             "--config-file",
             str(deployment.config_file),
         ],

@@ -18,6 +18,7 @@ import os
 import signal
 import subprocess
 import time
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +59,15 @@ class Schedule:
 def module_of(test_id: str) -> str:
     """Return the module of a ``package.module.Class.test`` id."""
     return test_id.split("[", 1)[0].rsplit(".", 2)[0]
+
+
+def largest_first(tests: list[str]) -> list[str]:
+    """Return the modules of ``tests``, those with the most tests first.
+
+    Ties keep the order of ``tests``.
+    """
+    sizes = Counter(module_of(t) for t in tests)
+    return sorted(sizes, key=lambda module: -sizes[module])
 
 
 def _kill(job: Job) -> None:

@@ -2,14 +2,15 @@
 
 Order of work, so that a broken keel-heat still tells the most:
 
-1. the tempest venv (cached), an offline ``tempest.conf`` and the test
-   inventory (47 api + 82 functional tests): proves install, config and
-   discovery without keel-heat;
+1. the tempest venv (cached), Heat's in-tree tests taken from the
+   openstack-heat wheel (cached), an offline ``tempest.conf`` and the test
+   inventory (47 api + 82 functional + 192 integration tests): proves
+   install, config and discovery without keel-heat;
 2. Go and gophercloud from Debian, the acceptance test binary (cached
    build);
 3. the deployment (:func:`conformance.deployment.deploy`);
-4. the api, gophercloud and functional suites, each with a deadline
-   within the run's time budget (18 minutes by default), or,
+4. the api, gophercloud, functional and integration suites, each with a
+   deadline within the run's time budget (30 minutes by default), or,
    when keel-heat could not start, every test counted as failed with the
    reason;
 5. the summary file and the closing line, after everything is torn down.
@@ -23,8 +24,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance import gophercloud_suite, tempest_conf, tempest_suite
-from conformance.deployment import Deployment, deploy
+from conformance import (
+    gophercloud_suite,
+    integration,
+    tempest_conf,
+    tempest_suite,
+)
+from conformance.deployment import Deployment, deploy, script
 from conformance.results import (
     FAILED,
     Outcome,
@@ -33,7 +39,14 @@ from conformance.results import (
     not_run,
 )
 
-SUITES = ("api", "functional", "gophercloud")
+SUITES = ("api", "functional", "gophercloud", "integration")
+
+#: The order the suites run in: short ones first, then the functional
+#: tests, whose stacks may each wait ``build_timeout``.
+ORDER = ("api", "gophercloud", "functional", "integration")
+
+#: The suites run from the tempest venv.
+TEMPEST_SUITES = ("api", "functional", "integration")
 
 #: Seconds kept back from the budget for the teardown.
 TEARDOWN = 60.0
@@ -50,7 +63,8 @@ class Options:
     api_deadline: float = 360.0
     functional_deadline: float = 900.0
     gophercloud_deadline: float = 300.0
-    budget: float = 1080.0
+    integration_deadline: float = 1200.0
+    budget: float = 1800.0
     run_anyway: bool = False
 
 
@@ -89,6 +103,7 @@ class Prepared:
     tempest_python: Path | None = None
     inventory: dict[str, list[str]] | None = None
     go_binary: Path | None = None
+    integration_path: Path | None = None
 
 
 def _offline_identity() -> tempest_conf.Identity:
@@ -98,24 +113,41 @@ def _offline_identity() -> tempest_conf.Identity:
     )
 
 
+def _list(
+    report: Report,
+    tempest: tempest_suite.Tempest,
+    suite: tempest_suite.Suite,
+    inventory: dict[str, list[str]],
+) -> None:
+    tests = tempest.list_tests(suite)
+    inventory[suite.name] = tests
+    if len(tests) != suite.expected:
+        report.note(
+            f"{suite.name}: {len(tests)} tests listed, "
+            f"{suite.release} has {suite.expected}"
+        )
+
+
 def prepare(opts: Options, clock: Clock, report: Report) -> Prepared:
     """Install and check the suites' tools before keel-heat starts."""
     out = Prepared()
-    if {"api", "functional"} & set(opts.suites):
+    if set(TEMPEST_SUITES) & set(opts.suites):
         with _step(clock, report, "tempest venv and test inventory"):
             folder = opts.workdir / "tempest-offline"
             python = out.tempest_python = tempest_suite.prepare()
             etc = tempest_conf.write(_offline_identity(), folder)
             tempest = tempest_suite.Tempest(python, folder, etc)
             out.inventory = {}
-            for suite in (tempest_suite.API, tempest_suite.FUNCTIONAL):
-                tests = tempest.list_tests(suite)
-                out.inventory[suite.name] = tests
-                if len(tests) != suite.expected:
-                    report.note(
-                        f"{suite.name}: {len(tests)} tests listed, "
-                        f"heat-tempest-plugin 3.0.0 has {suite.expected}"
-                    )
+            _list(report, tempest, tempest_suite.API, out.inventory)
+            _list(report, tempest, tempest_suite.FUNCTIONAL, out.inventory)
+        if "integration" in opts.suites and out.inventory is not None:
+            with _step(clock, report, "Heat's in-tree functional tests"):
+                path = integration.ensure_package(python)
+                _integration_env(tempest, path)
+                suite = tempest_suite.INTEGRATION
+                _list(report, tempest, suite, out.inventory)
+                out.integration_path = path
+        if out.inventory is not None:
             clock.say(
                 "inventory: "
                 + ", ".join(f"{k} {len(v)}" for k, v in out.inventory.items())
@@ -131,6 +163,21 @@ def prepare(opts: Options, clock: Clock, report: Report) -> Prepared:
     return out
 
 
+def _integration_env(
+    tempest: tempest_suite.Tempest,
+    package: Path,
+    heat_manage: Path | None = None,
+) -> None:
+    """Put Heat's tests (and ``heat-manage``) where its processes look."""
+    env = {
+        "PYTHONPATH": str(package),
+        "OS_TEST_TIMEOUT": str(tempest_conf.TEST_TIMEOUT),
+    }
+    if heat_manage is not None:
+        env["PATH"] = str(heat_manage.parent)
+    tempest.extend(tempest_suite.INTEGRATION, **env)
+
+
 def _tempest(
     prepared: Prepared, deployment: Deployment, folder: Path
 ) -> tempest_suite.Tempest:
@@ -143,7 +190,15 @@ def _tempest(
         (ks.admin.username, ks.admin.password, ks.admin.project_name or ""),
     )
     etc = tempest_conf.write(identity, folder)
-    return tempest_suite.Tempest(prepared.tempest_python, folder, etc)
+    tempest = tempest_suite.Tempest(prepared.tempest_python, folder, etc)
+    if prepared.integration_path is not None:
+        heat_manage = integration.write_heat_manage(
+            folder / "bin",
+            script("keel-heat-manage"),
+            deployment.config_file,
+        )
+        _integration_env(tempest, prepared.integration_path, heat_manage)
+    return tempest
 
 
 def _bare_all(tests: list[str]) -> list[str]:
@@ -207,8 +262,8 @@ def _run_suites(
     """Run the suites in order, each within its deadline and the budget.
 
     gophercloud runs before the functional tests: it is short, and the
-    functional tests (whose stacks may each wait ``build_timeout``) then
-    get whatever time is left.
+    functional and integration tests (whose stacks may each wait
+    ``build_timeout``) then get whatever time is left.
     """
     tempest = None
     if prepared.inventory is not None:
@@ -217,11 +272,14 @@ def _run_suites(
         "api": opts.api_deadline,
         "gophercloud": opts.gophercloud_deadline,
         "functional": opts.functional_deadline,
+        "integration": opts.integration_deadline,
     }
-    for name in ("api", "gophercloud", "functional"):
+    for name in ORDER:
         if name not in opts.suites:
             continue
-        if name != "gophercloud" and tempest is None:
+        if name in TEMPEST_SUITES and (
+            tempest is None or name not in (prepared.inventory or {})
+        ):
             continue  # the inventory failed; noted by prepare()
         deadline = min(own[name], opts.budget - clock.elapsed() - TEARDOWN)
         if deadline < MIN_SUITE_TIME:

@@ -1,10 +1,12 @@
-"""Run heat-tempest-plugin's api and functional tests with stestr.
+"""Run heat-tempest-plugin's api and functional tests and Heat's own.
 
 Each suite is listed first (which also proves that the venv, the
 configuration and test discovery work), then run with concurrency 2 and a
-deadline. The api (gabbi) tests are grouped per YAML file, since each
-file's steps depend on the ones before, as in Heat's gate; the functional
-tests are grouped per class. The subunit stream is kept in the work
+deadline. The api (gabbi) tests run under stestr, grouped per YAML file,
+since each file's steps depend on the ones before, as in Heat's gate; the
+functional tests and Heat's in-tree ones (``integration``,
+:mod:`conformance.integration`) run module by module
+(:mod:`conformance.module_runner`). The subunit stream is kept in the work
 folder and turned into :class:`~conformance.results.Outcome` rows; tests
 that the deadline cut off count as failed ("not run").
 """
@@ -19,12 +21,13 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance import venv
+from conformance import tempest_conf, venv
 from conformance.module_runner import (
     IMPORT_FAILURE,
     Job,
     Schedule,
     join_streams,
+    largest_first,
     module_of,
     run_modules,
 )
@@ -46,36 +49,51 @@ CONCURRENCY = 2
 class Suite:
     """One stestr run.
 
-    :ivar name: ``api`` or ``functional``.
-    :ivar regex: the test filter.
-    :ivar group_regex: what keeps dependent tests in one worker.
-    :ivar expected: how many tests heat-tempest-plugin 3.0.0 has there.
+    :ivar name: ``api``, ``functional`` or ``integration``.
+    :ivar package: the package whose ``test_*`` modules are the suite.
+    :ivar group_regex: what keeps dependent tests in one stestr worker.
+    :ivar expected: how many tests the pinned release has there.
     :ivar by_module: run module by module
         (:mod:`conformance.module_runner`) instead of one stestr run.
+    :ivar release: what ``expected`` counts, for the summary's note.
     """
 
     name: str
-    regex: str
+    package: str
     group_regex: str
     expected: int
     by_module: bool = False
+    release: str = "heat-tempest-plugin 3.0.0"
+
+    @property
+    def regex(self) -> str:
+        """The stestr filter selecting the package's tests."""
+        return "^" + self.package.replace(".", r"\.") + r"\."
 
 
 API = Suite(
     "api",
-    r"^heat_tempest_plugin\.tests\.api\.",
+    "heat_tempest_plugin.tests.api",
     r"heat_tempest_plugin\.tests\.api\.test_heat_api\.[^_]+_",
     47,
 )
 FUNCTIONAL = Suite(
     "functional",
-    r"^heat_tempest_plugin\.tests\.functional\.",
+    "heat_tempest_plugin.tests.functional",
     r"([^\.]*\.)*",
     82,
     by_module=True,
 )
+INTEGRATION = Suite(
+    "integration",
+    "heat_integrationtests.functional",
+    r"([^\.]*\.)*",
+    167,
+    by_module=True,
+    release="openstack-heat 27.0.1",
+)
 
-SUITES = {suite.name: suite for suite in (API, FUNCTIONAL)}
+SUITES = {suite.name: suite for suite in (API, FUNCTIONAL, INTEGRATION)}
 
 _STATUS = {
     "success": PASSED,
@@ -101,13 +119,32 @@ class Tempest:
         self.entry = workdir / "discover" / "test_keel_suite.py"
         self.env = dict(os.environ, TEMPEST_CONFIG_DIR=str(config_dir))
         self.env.pop("PYTHONPATH", None)
+        #: Variables one suite's processes get on top (see :meth:`extend`).
+        self.suite_env: dict[str, dict[str, str]] = {}
         self._stestr(["init"], timeout=60)
 
-    def _env(self, suite: str) -> dict[str, str]:
-        return dict(self.env, KEEL_CONFORMANCE_SUITE=suite)
+    def extend(self, suite: Suite, **variables: str) -> None:
+        """Give ``suite``'s processes these environment variables too.
+
+        ``PATH`` and ``PYTHONPATH`` are put before the inherited value.
+        """
+        extra = self.suite_env.setdefault(suite.name, {})
+        for name, value in variables.items():
+            if name in ("PATH", "PYTHONPATH"):
+                inherited = extra.get(name) or self.env.get(name)
+                if inherited:
+                    value = f"{value}{os.pathsep}{inherited}"
+            extra[name] = value
+
+    def _env(self, suite: Suite) -> dict[str, str]:
+        return dict(
+            self.env,
+            KEEL_CONFORMANCE_PACKAGE=suite.package,
+            **self.suite_env.get(suite.name, {}),
+        )
 
     def _stestr(
-        self, args: list[str], timeout: float, suite: str = "api"
+        self, args: list[str], timeout: float, suite: Suite = API
     ) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [str(self.python), "-m", "stestr", *args],
@@ -125,9 +162,7 @@ class Tempest:
         :raises RuntimeError: when discovery fails (an import error, a
             decorator that could not reach the API), with the error.
         """
-        result = self._stestr(
-            ["list", suite.regex], timeout=300, suite=suite.name
-        )
+        result = self._stestr(["list", suite.regex], timeout=300, suite=suite)
         tests = [line for line in result.stdout.splitlines() if line]
         if result.returncode != 0 or not tests:
             text = (result.stderr or result.stdout).strip()
@@ -156,7 +191,7 @@ class Tempest:
             proc = subprocess.Popen(
                 argv,
                 cwd=self.workdir,
-                env=self._env(suite.name),
+                env=self._env(suite),
                 stdout=out,
                 stderr=err_out,
                 start_new_session=True,
@@ -175,13 +210,15 @@ class Tempest:
         """Run ``tests`` module by module, two at a time (no stestr).
 
         See :mod:`conformance.module_runner` for why; the outcomes are
-        completed as :meth:`run` does.
+        completed as :meth:`run` does. The modules with the most tests
+        start first, so that a long one does not start last and hold one
+        slot alone at the end.
         """
-        modules = list(dict.fromkeys(module_of(t) for t in tests))
+        modules = largest_first(tests)
         runner = [str(self.python), str(self.entry)]
         jobs, schedule = run_modules(
             runner,
-            self._env(suite.name),
+            self._env(suite),
             self.workdir,
             modules,
             deadline,
@@ -237,7 +274,7 @@ def _complete_modules(
             import_failed[module] = o.reason
             continue
         done.append(o)
-    seen = {o.test_id for o in done}
+    seen = _seen(done)
     stopped = set(schedule.stopped) | set(schedule.never_started)
     stderr = {job.module: job.stderr for job in jobs}
     for test_id in (_bare(t) for t in tests):
@@ -282,7 +319,7 @@ def _complete(
         if o.test_id.endswith(IMPORT_FAILURE)
     }
     done = [o for o in outcomes if not o.test_id.endswith(IMPORT_FAILURE)]
-    seen = {o.test_id for o in done}
+    seen = _seen(done)
     if cut_off:
         why = f"the {suite} run passed its {deadline:.0f}s deadline"
     elif not outcomes and err.exists() and err.read_text().strip():
@@ -299,6 +336,15 @@ def _complete(
         else:
             done.append(Outcome(suite, test_id, FAILED, reason))
     return done
+
+
+def _seen(outcomes: list[Outcome]) -> set[str]:
+    """Return the inventory ids the outcomes cover.
+
+    A test with testscenarios' ``scenarios`` is listed once but reports
+    one result per scenario, as ``test_x(scenario)``.
+    """
+    return {o.test_id.split("(", 1)[0] for o in outcomes}
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -334,6 +380,8 @@ def to_outcome(suite: str, row: dict[str, object]) -> Outcome:
         reason = readable(exception_line(text))
     else:
         reason = ""
+    if status == SKIPPED and reason == tempest_conf.DISABLED_IN_CONF:
+        reason = tempest_conf.skip_reason(str(row["id"])) or reason
     return Outcome(
         suite,
         _bare(str(row["id"])),

@@ -18,12 +18,25 @@ from pathlib import Path
 
 from keel_heat_core.testing.keystone_venv import cache_root
 
-TEMPEST_REQUIREMENTS = ("tempest==47.0.0", "heat-tempest-plugin==3.0.0")
+TEMPEST_REQUIREMENTS = (
+    "tempest==47.0.0",
+    "heat-tempest-plugin==3.0.0",
+    # What Heat's in-tree functional tests (heat_integrationtests) import
+    # beyond the two above; pinned so that the venv is rebuilt on change.
+    "kombu==5.7.0",
+    "python-keystoneclient==6.0.0",
+    "python-novaclient==18.13.1",
+    "python-swiftclient==4.11.0",
+    "testscenarios==0.7.0",
+)
 """What the tempest venv holds (gabbi and stestr come with them)."""
 
 TEMPEST_VENV_NAME = "tempest-venv-47"
 
-TEMPEST_PROBE = "import heat_tempest_plugin, stestr, subunit, testtools"
+TEMPEST_PROBE = (
+    "import heat_tempest_plugin, stestr, subunit, testtools, kombu, "
+    "keystoneclient, novaclient, swiftclient, testscenarios"
+)
 
 INSTALL_TIMEOUT = 1800
 """Seconds allowed for a cold install."""

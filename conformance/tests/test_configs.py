@@ -155,6 +155,8 @@ def test_tempest_conf_heat_plugin(
     skipped = plugin["skip_functional_test_list"].split(",")
     assert "EncryptedParametersTest" in skipped
     assert "StackPreviewTest.test_res_group_with_nested_template" in skipped
+    assert "NotificationTest" in skipped
+    assert "UpdateStackTest.test_stack_update_flavor_volume" in skipped
     assert tempest_ini["identity"]["uri_v3"] == "http://ks/v3"
     assert tempest_ini["auth"]["use_dynamic_credentials"] == "true"
 
@@ -166,3 +168,19 @@ def test_offline_tempest_conf_names_no_identity(tmp_path: Path) -> None:
     parser.read(etc / "tempest.conf")
     assert "auth_url" not in parser["heat_plugin"]
     assert "uri_v3" not in parser["identity"]
+
+
+def test_skip_reason_by_class_or_method() -> None:
+    reason = tempest_conf.skip_reason
+    plugin = "heat_tempest_plugin.tests.functional"
+    assert reason(
+        f"{plugin}.test_encrypted_parameter.EncryptedParametersTest"
+        ".test_db_encryption[id-1]"
+    ).startswith("absent service: needs Nova")
+    assert reason(
+        "heat_integrationtests.functional.test_create_update.UpdateStackTest"
+        ".test_stack_update_flavor_volume"
+    ).startswith("absent service: needs Nova and Cinder")
+    assert reason("p.m.UpdateStackTest.test_stack_update_nochange") is None
+    for name, text in tempest_conf.SKIP_BY_NAME.items():
+        assert text.startswith(("absent service: ", "cannot run here: ")), name

@@ -46,8 +46,32 @@ def test_suites_not_run_are_not_checked(tmp_path: Path) -> None:
     assert level.shortfalls(Report(), ("api",)) == []
 
 
+def test_a_scenario_is_a_test_of_its_own(tmp_path: Path) -> None:
+    test = "h.functional.test_c.RoleBasedExposureTest.test_listed"
+    level = _write(
+        tmp_path,
+        {"integration": {"min_passed": 1, "must_pass": [f"{test}(r_nova)"]}},
+    )
+    report = Report(
+        [
+            Outcome("integration", f"{test}(r_nova)", PASSED),
+            Outcome("integration", f"{test}(r_qos)", FAILED, "x"),
+        ]
+    )
+    assert level.shortfalls(report, ("integration",)) == []
+    lost = Report([Outcome("integration", f"{test}(r_qos)", PASSED)])
+    assert level.shortfalls(lost, ("integration",)) == [
+        f"integration: {test}(r_nova) no longer passes"
+    ]
+
+
 def test_the_shipped_level_file_reads() -> None:
     level = Level.load(DEFAULT)
-    assert set(level.suites) == {"api", "functional", "gophercloud"}
+    assert set(level.suites) == {
+        "api",
+        "functional",
+        "gophercloud",
+        "integration",
+    }
     for suite in level.suites.values():
         assert suite.min_passed >= len(suite.must_pass) > 0

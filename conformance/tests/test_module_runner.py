@@ -3,7 +3,12 @@
 import stat
 from pathlib import Path
 
-from conformance.module_runner import join_streams, module_of, run_modules
+from conformance.module_runner import (
+    join_streams,
+    largest_first,
+    module_of,
+    run_modules,
+)
 
 # Called as `<runner> <module>`: prints the module's name and sleeps as
 # long as its last component says.
@@ -24,6 +29,11 @@ def test_module_of_strips_class_test_and_attributes() -> None:
     assert module_of("p.tests.test_hooks.HooksTest.test_x[id-1]") == (
         "p.tests.test_hooks"
     )
+
+
+def test_modules_with_more_tests_start_first() -> None:
+    tests = ["p.a.T.t1", "p.b.T.t1", "p.b.T.t2", "p.c.T.t1", "p.b.U.t3"]
+    assert largest_first(tests) == ["p.b", "p.a", "p.c"]
 
 
 def test_all_modules_run_and_streams_join(tmp_path: Path) -> None:

@@ -114,3 +114,46 @@ def test_module_run_outcomes_cover_the_inventory(tmp_path: Path) -> None:
         "test_c": "not run: the functional run passed its deadline",
         "test_d": "not run: the module's process reported nothing: Traceback",
     }
+
+
+H = "heat_integrationtests.functional"
+
+
+def test_one_listed_test_reports_one_result_per_scenario(
+    tmp_path: Path,
+) -> None:
+    from conformance.module_runner import Job, Schedule
+    from conformance.tempest_suite import _complete_modules
+
+    listed = f"{H}.test_conditional_exposure.RoleBasedExposureTest.test_x"
+    outcomes = [
+        Outcome("integration", f"{listed}(r_nova_flavor)", PASSED),
+        Outcome("integration", f"{listed}(r_neutron_qos)", FAILED, "no"),
+    ]
+    module = f"{H}.test_conditional_exposure"
+    jobs = [Job(module, tmp_path / "s", tmp_path / "e")]
+    done = _complete_modules(
+        "integration", outcomes, [listed], jobs, Schedule(finished=[module])
+    )
+    assert done == outcomes
+
+
+def test_a_test_skipped_by_name_shows_the_harness_reason() -> None:
+    def skipped(test_id: str, reason: str) -> str:
+        row = {"id": test_id, "status": "skip", "details": {"reason": reason}}
+        return to_outcome("integration", row).reason
+
+    disabled = "Test disabled in conf, skipping"
+    translation = f"{H}.test_translation.TestTranslation"
+    assert skipped(
+        f"{translation}.test_create_update_subnet_old_network", disabled
+    ).startswith("absent service: needs Neutron")
+    assert skipped(
+        f"{H}.test_notifications.NotificationTest.test_asg_notifications",
+        disabled,
+    ).startswith("cannot run here:")
+    # Another test disabled by the configuration, or another reason.
+    assert skipped(f"{translation}.test_other", disabled) == disabled
+    assert skipped(
+        f"{translation}.test_create_update_subnet_old_network", "no nova"
+    ) == ("no nova")
