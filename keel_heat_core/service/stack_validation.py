@@ -227,9 +227,12 @@ class StackValidator:
     def _validate_resource(
         self, defn: StackDefinition, rdefn: ResourceDefinition
     ) -> None:
+        kind = rdefn.resource_type
+        if self.strict and self.type_policy is not None and kind:
+            # policy first, as Heat: a type only admins may use is
+            # forbidden (403) even where no installed pack provides it
+            self.type_policy(str(kind))
         cls = self._class_for(rdefn)
-        if self.strict and self.type_policy is not None:
-            self.type_policy(rdefn.resource_type)
         if cls is _TemplateResource:
             if not self.nested_depth:
                 return

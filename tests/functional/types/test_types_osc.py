@@ -360,3 +360,22 @@ def test_preview_update_and_find_physical_resource(cloud):
         assert str(err) == f"The Resource ({physical}) could not be found."
     else:
         raise AssertionError("another project found the resource")
+
+
+def test_a_type_only_admins_may_use_is_forbidden_even_unserved(cloud):
+    """Policy before existence, as Heat: a member creating an
+    OS::Nova::Flavor gets 403 naming the type, though no pack here
+    provides it; an admin learns that it is not found."""
+    template = {
+        "heat_template_version": "2021-04-16",
+        "resources": {"flavor": {"type": "OS::Nova::Flavor"}},
+    }
+    body = {"stack_name": "flavors", "template": template}
+    status, answer = cloud.request("POST", "/stacks", body, who="member")
+    assert status == 403, answer
+    assert "OS::Nova::Flavor" in answer["error"]["message"]
+    status, answer = cloud.request("POST", "/stacks", body, who="admin")
+    assert status == 400, answer
+    assert answer["error"]["message"].endswith(
+        "The Resource Type (OS::Nova::Flavor) could not be found."
+    )
