@@ -9,7 +9,6 @@ it runs whatever that file says, still in one process.
 
 import importlib
 import signal
-import sys
 import threading
 from collections.abc import Callable, Sequence
 from types import FrameType
@@ -23,10 +22,9 @@ from keel_heat_core import heap, plugins
 from keel_heat_core.cmd import prepare_conf
 from keel_heat_core.cmd.engine_service import (
     EngineServiceFactory,
-    EngineUnavailable,
     load_engine_factory,
 )
-from keel_heat_core.cmd.startup import StartupError, describe, listen_error
+from keel_heat_core.cmd.startup import StartupError, listen_error, refuse
 from keel_heat_core.cmd.wsgi_server import WSGIServer
 from keel_heat_core.conf import embedded
 from keel_heat_core.rpc import transport
@@ -226,15 +224,6 @@ def main(
         factory = factory or load_engine_factory()
         sync_embedded_database(conf)
         run(conf, factory)
-    except (EngineUnavailable, plugins.PluginError) as exc:
-        LOG.error("%s cannot start: %s", PROG, exc)
-        print(f"{PROG}: {exc}", file=sys.stderr)
-        return 1
     except Exception as exc:
-        line = describe(exc, conf)
-        if line is None:
-            raise
-        LOG.error("%s cannot start: %s", PROG, line)
-        print(f"{PROG}: {line}", file=sys.stderr)
-        return 1
+        return refuse(PROG, exc, conf)
     return 0

@@ -6,7 +6,6 @@ re-read the configuration files and apply the mutable options.
 """
 
 import os
-import sys
 import threading
 from collections.abc import Sequence
 
@@ -21,10 +20,9 @@ from keel_heat_core.cmd import prepare_conf
 from keel_heat_core.cmd.engine_service import (
     EngineService,
     EngineServiceFactory,
-    EngineUnavailable,
     load_engine_factory,
 )
-from keel_heat_core.cmd.startup import check_database, describe
+from keel_heat_core.cmd.startup import check_database, refuse
 
 LOG = logging.getLogger(__name__)
 
@@ -126,17 +124,8 @@ def main(
             factory = load_engine_factory()
             # the real engine: its database, before the workers fork
             check_database(conf)
-    except (EngineUnavailable, plugins.PluginError) as exc:
-        LOG.error("%s cannot start: %s", PROG, exc)
-        print(f"{PROG}: {exc}", file=sys.stderr)
-        return 1
     except Exception as exc:
-        line = describe(exc, conf)
-        if line is None:
-            raise
-        LOG.error("%s cannot start: %s", PROG, line)
-        print(f"{PROG}: {line}", file=sys.stderr)
-        return 1
+        return refuse(PROG, exc, conf)
     LOG.info("%s starting %d workers", PROG, worker_count(conf))
     build_manager(conf, factory).run()
     return 0

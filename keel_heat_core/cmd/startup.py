@@ -10,11 +10,18 @@ command concerned; anything else (a bug) keeps its traceback.
 from __future__ import annotations
 
 import errno
+import logging
+import sys
 
 from oslo_config import cfg
 from oslo_db import exception as db_exc
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
+
+from keel_heat_core import plugins
+from keel_heat_core.cmd.engine_service import EngineUnavailable
+
+LOG = logging.getLogger(__name__)
 
 #: Python modules of the database drivers keel-heat's URLs name
 DRIVER_MODULES = frozenset({"pymysql", "MySQLdb", "psycopg2", "psycopg"})
@@ -56,7 +63,9 @@ def _reason(exc: BaseException) -> str:
 def describe(exc: BaseException, conf: cfg.ConfigOpts) -> str | None:
     """The line for a start-up failure of configuration or environment,
     or None for anything else."""
-    if isinstance(exc, StartupError | cfg.Error):
+    if isinstance(
+        exc, StartupError | cfg.Error | EngineUnavailable | plugins.PluginError
+    ):
         return str(exc)
     if isinstance(exc, ModuleNotFoundError) and exc.name in DRIVER_MODULES:
         return (
@@ -89,6 +98,18 @@ def describe(exc: BaseException, conf: cfg.ConfigOpts) -> str | None:
             f"([database] connection): {_reason(exc)}"
         )
     return None
+
+
+def refuse(prog: str, exc: BaseException, conf: cfg.ConfigOpts) -> int:
+    """Say in one line why ``prog`` cannot start and return its exit
+    status, 1; re-raise what :func:`describe` cannot name (a bug keeps
+    its traceback)."""
+    line = describe(exc, conf)
+    if line is None:
+        raise exc
+    LOG.error("%s cannot start: %s", prog, line)
+    print(f"{prog}: {line}", file=sys.stderr)
+    return 1
 
 
 def listen_error(
