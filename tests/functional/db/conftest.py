@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pathlib
 from collections.abc import Iterator
 
 import pytest
@@ -16,7 +17,10 @@ KEY = "0123456789abcdef0123456789abcdef"
 def _migrated(
     backend: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Database]:
-    tmp = tmp_path_factory.mktemp(backend)
+    yield from _migrated_in(backend, tmp_path_factory.mktemp(backend))
+
+
+def _migrated_in(backend: str, tmp: pathlib.Path) -> Iterator[Database]:
     with databases.scratch_url(backend, tmp) as url:
         db = Database(url, encryption_key=KEY)
         runner.upgrade(db.engine)
@@ -68,3 +72,17 @@ def server_db(request: pytest.FixtureRequest) -> Database:
     """A migrated MariaDB or PostgreSQL database."""
     fixture: Database = request.getfixturevalue(f"{request.param}_db")
     return fixture
+
+
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param("mariadb", marks=pytest.mark.mariadb),
+        pytest.param("postgresql", marks=pytest.mark.postgresql),
+    ]
+)
+def fresh_db(
+    request: pytest.FixtureRequest, tmp_path: pathlib.Path
+) -> Iterator[Database]:
+    """A new migrated database of each backend, for one test (``KEY``)."""
+    yield from _migrated_in(request.param, tmp_path)

@@ -11,7 +11,6 @@ import pathlib
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
 
 import pytest
 
@@ -19,29 +18,10 @@ from keel_heat_core.db import resource_data, stack
 from keel_heat_core.db.database import Database
 from keel_heat_core.db.scope import Scope
 from keel_heat_core.migrations import runner
-from tests.functional.db import builders, databases
+from tests.functional.db import builders
 
 KEY = "0123456789abcdef0123456789abcdef"
 MANAGE = pathlib.Path(sys.executable).parent / "keel-heat-manage"
-
-
-@pytest.fixture(
-    params=[
-        "sqlite",
-        pytest.param("mariadb", marks=pytest.mark.mariadb),
-        pytest.param("postgresql", marks=pytest.mark.postgresql),
-    ]
-)
-def fresh_db(
-    request: pytest.FixtureRequest, tmp_path: pathlib.Path
-) -> Iterator[Database]:
-    with databases.scratch_url(request.param, tmp_path) as url:
-        db = Database(url, encryption_key=KEY)
-        runner.upgrade(db.engine)
-        try:
-            yield db
-        finally:
-            db.dispose()
 
 
 @pytest.fixture

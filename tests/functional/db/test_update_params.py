@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pathlib
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -35,25 +34,6 @@ ENV = {
     "event_sinks": [],
     "encrypted_param_names": [],
 }
-
-
-@pytest.fixture(
-    params=[
-        "sqlite",
-        pytest.param("mariadb", marks=pytest.mark.mariadb),
-        pytest.param("postgresql", marks=pytest.mark.postgresql),
-    ]
-)
-def fresh_db(
-    request: pytest.FixtureRequest, tmp_path: pathlib.Path
-) -> Iterator[Database]:
-    with databases.scratch_url(request.param, tmp_path) as url:
-        db = Database(url, encryption_key=KEY)
-        runner.upgrade(db.engine)
-        try:
-            yield db
-        finally:
-            db.dispose()
 
 
 def _stored(db: Database, model: Any, row_id: int) -> Any:
