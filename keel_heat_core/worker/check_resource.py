@@ -300,19 +300,36 @@ class CheckResource(NodeRecovery):
         left = limit - (deps.now() - start).total_seconds()
         return deps.clock() + max(left, 0.0)
 
+    def _view(self, stack: r.StackRow, input_data: Any = None) -> NodeDataView:
+        """A node's inputs, and the parent resource of resource_facade."""
+        deps = self.deps
+        return NodeDataView(
+            node_data_by_name(input_data or {}),
+            parent_facade(deps.stacks, deps.templates, deps.resources, stack),
+        )
+
     def _resource(
         self,
         stack: r.StackRow,
         row: r.ResourceRow,
         template_id: int,
         view: Any,
+        cleanup: bool = False,
     ) -> ConvergenceResource | None:
+        """The resource of ``row``; a ``cleanup`` whose properties do not
+        resolve uses the row's stored ones (Heat's frozen definition)."""
         deps = self.deps
         defs = deps.cache.definitions(deps.templates, template_id, stack)
         definition = defs.get(row.name)
         if definition is None:
             return None
-        props = definition.resolve_properties(view)
+        try:
+            props = definition.resolve_properties(view)
+        except Exception as exc:
+            if not cleanup:
+                raise
+            LOG.info("%s cleaned up with its stored properties: %s", row, exc)
+            props = dict(row.properties or {})
         return ConvergenceResource(
             row,
             definition,
@@ -337,11 +354,7 @@ class CheckResource(NodeRecovery):
             return None
         if self._replaced_already(ctxt, stack, row, input_data):
             raise _Replaced()
-        deps = self.deps
-        view = NodeDataView(
-            node_data_by_name(input_data),
-            parent_facade(deps.stacks, deps.templates, deps.resources, stack),
-        )
+        view = self._view(stack, input_data)
         try:
             rsrc = self._resource(stack, row, stack.raw_template_id, view)
         except Exception as exc:  # a function failing on real values
@@ -492,7 +505,7 @@ class CheckResource(NodeRecovery):
         if stack.action == r.SUSPEND:
             # suspension runs in reverse dependency order: cleanup nodes
             rsrc = self._resource(
-                stack, row, stack.raw_template_id, NodeDataView({})
+                stack, row, stack.raw_template_id, self._view(stack), True
             )
             if rsrc is not None:
                 rsrc.stack_action(
@@ -508,7 +521,9 @@ class CheckResource(NodeRecovery):
         ):
             return
         template_id = row.current_template_id or stack.raw_template_id
-        rsrc = self._resource(stack, row, template_id, NodeDataView({}))
+        rsrc = self._resource(
+            stack, row, template_id, self._view(stack), cleanup=True
+        )
         if rsrc is None:
             self.deps.resources.delete_resource(row.id)
             return

@@ -6,7 +6,7 @@ path in a rolling update (Heat's ``test_template_resource`` and
 from __future__ import annotations
 
 from tests.functional.features.client import Stacks
-from tests.functional.software.harness import Cloud
+from tests.functional.software.harness import Cloud, wait_for
 
 FACADE_PARENT = """
 heat_template_version: 2013-05-23
@@ -116,3 +116,34 @@ def test_group_member_template_moved_to_another_path(cloud: Cloud):
     types = {r["resource_type"] for r in body["resources"]}
     assert types == {"/opt1/provider.yaml"}
     assert len(body["resources"]) == 4
+
+
+HEAT_FACADE_PARENT = """
+heat_template_version: 2013-05-23
+resources:
+  the_nested:
+    type: the.yaml
+    metadata:
+      foo: bar
+outputs:
+  value:
+    value: {get_attr: [the_nested, output]}
+"""
+
+
+def test_a_provider_using_resource_facade_deletes(cloud: Cloud):
+    """Heat's TemplateResourceFacadeTest, delete included: the child's
+    resource is cleaned up though its properties read resource_facade
+    (the delete once retried them without the parent, for good)."""
+    stacks = Stacks(cloud)
+    ident = stacks.create(
+        HEAT_FACADE_PARENT, files={"the.yaml": FACADE_NESTED}, prefix="fd"
+    )
+    shown = stacks.wait_status(ident, "CREATE_COMPLETE")
+    assert shown["outputs"][0]["output_value"] == "bar"
+    stacks.delete(ident)
+    wait_for(
+        lambda: cloud.request("GET", f"/stacks/{ident}")[0] == 404,
+        timeout=60,
+        what="the stack and its child to be deleted",
+    )

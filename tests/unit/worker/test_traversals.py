@@ -369,3 +369,25 @@ def test_check_reports_every_failure_and_keeps_going() -> None:
     rows = h.rows(sid)
     assert (rows["d"].action, rows["d"].status) == ("CHECK", "COMPLETE")
     assert rows["b"].action == "CREATE"  # skipped after a failed
+
+
+def test_delete_does_not_wait_on_properties_that_no_longer_resolve(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cleanup resolves with no input data; when a property cannot be
+    resolved then, the resource is deleted with the properties stored at
+    create, instead of the node failing (and being retried) for good."""
+    h = Harness()
+    sid = h.new_stack(CHAIN)
+    h.run()
+
+    def unresolvable(self: fakes.Definition, view: object) -> object:
+        raise ValueError(f"{self.name}: cannot be resolved now")
+
+    monkeypatch.setattr(fakes.Definition, "resolve_properties", unresolvable)
+    h.delete(sid)
+    h.run()
+    assert h.state(sid) == "DELETE_COMPLETE", h.stack(sid).status_reason
+    assert h.cloud.objects == {}
+    deleted = [n for op, n in h.cloud.calls if op == "delete"]
+    assert sorted(deleted) == ["a", "b", "c"]
