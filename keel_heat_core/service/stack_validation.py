@@ -173,7 +173,10 @@ class StackValidator:
                 cls = self.parsed.env.get_class_to_instantiate(
                     rdefn.resource_type, name
                 )
-            except exception.StackValidationFailed:
+            except (
+                exception.StackValidationFailed,
+                exception.ResourceTypeUnavailable,  # Heat's own 400
+            ):
                 raise
             except exception.HeatException as err:
                 raise exception.StackValidationFailed(

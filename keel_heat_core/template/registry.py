@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from keel_heat_core import exception
+from keel_heat_core.template.heat_types import SERVICE_OF
 
 #: the types being resolved by the lookups under way in this thread (a
 #: mapping's lookup runs inside the lookup of the type it maps)
@@ -588,6 +589,14 @@ class ResourceRegistry:
         try:
             info = self.get_resource_info(resource_type, resource_name)
         except exception.EntityNotFound as exc:
+            service = SERVICE_OF.get(resource_type)
+            if service is not None:
+                # one of Heat's types, whose pack is not installed here
+                raise exception.ResourceTypeUnavailable(
+                    service_name=service,
+                    resource_type=resource_type,
+                    reason="no installed keel-heat pack provides it",
+                ) from exc
             raise exception.StackValidationFailed(message=str(exc)) from exc
         return info.get_class_to_instantiate()
 

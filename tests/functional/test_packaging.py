@@ -366,7 +366,7 @@ def test_keystone_pack_in_a_fresh_venv(
     manage = (venv / "bin" / "keel-heat-manage", "--config-file", conf)
 
     # without the pack: no Keystone type, and a template using one is
-    # refused with Heat's unknown-type error
+    # refused with Heat's error for a type whose service is missing
     with serving(venv, tmp_path / "without", keystone):
         types = _types(keystone)
         assert "OS::Heat::None" not in types  # no Heat pack either
@@ -374,8 +374,9 @@ def test_keystone_pack_in_a_fresh_venv(
         refused = _validate(keystone, template)
         assert refused.returncode != 0
         assert (
-            "The Resource Type (OS::Keystone::Region) could not be found."
-            in refused.stderr
+            "HEAT-E99001 Service keystone is not available for resource "
+            "type OS::Keystone::Region, reason: no installed keel-heat pack "
+            "provides it" in refused.stderr
         ), refused.stderr
     assert "keel-heat-pack-keystone" not in check(*manage, "packs", "list")
 

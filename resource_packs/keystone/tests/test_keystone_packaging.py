@@ -59,7 +59,10 @@ VALIDATE = textwrap.dedent(
     for name, rsrc in sorted(template["resources"].items()):
         try:
             cls = env.get_class_to_instantiate(rsrc["type"], name)
-        except exception.StackValidationFailed as exc:
+        except (
+            exception.StackValidationFailed,
+            exception.ResourceTypeUnavailable,
+        ) as exc:
             print(f"{name}: {exc}")
         else:
             print(f"{name}: {cls.__module__}.{cls.__name__}")
@@ -182,10 +185,13 @@ def test_types_come_and_go_with_the_pack(
     assert "keel-heat-client-keystone" in listed
     assert "keel-heat-pack-keystone" not in listed
     assert "OS::Keystone" not in listed
+    missing = (
+        "HEAT-E99001 Service keystone is not available for resource type "
+        "{}, reason: no installed keel-heat pack provides it"
+    )
     assert check(python, "-c", VALIDATE, stdin=TEMPLATE).splitlines() == [
-        "project: The Resource Type (OS::Keystone::Project) could not be "
-        "found.",
-        "user: The Resource Type (OS::Keystone::User) could not be found.",
+        "project: " + missing.format("OS::Keystone::Project"),
+        "user: " + missing.format("OS::Keystone::User"),
     ]
 
     pip(venv, *install, wheels["keel_heat_pack_keystone"])
@@ -212,6 +218,6 @@ def test_types_come_and_go_with_the_pack(
 
     pip(venv, "uninstall", "-q", "-y", "keel-heat-pack-keystone")
     assert "OS::Keystone" not in check(*manage, "packs", "list", "--long")
-    assert "could not be found" in check(
+    assert "no installed keel-heat pack provides it" in check(
         python, "-c", VALIDATE, stdin=TEMPLATE
     )

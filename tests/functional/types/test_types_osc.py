@@ -365,7 +365,7 @@ def test_preview_update_and_find_physical_resource(cloud):
 def test_a_type_only_admins_may_use_is_forbidden_even_unserved(cloud):
     """Policy before existence, as Heat: a member creating an
     OS::Nova::Flavor gets 403 naming the type, though no pack here
-    provides it; an admin learns that it is not found."""
+    provides it; an admin learns that its service's pack is missing."""
     template = {
         "heat_template_version": "2021-04-16",
         "resources": {"flavor": {"type": "OS::Nova::Flavor"}},
@@ -376,6 +376,37 @@ def test_a_type_only_admins_may_use_is_forbidden_even_unserved(cloud):
     assert "OS::Nova::Flavor" in answer["error"]["message"]
     status, answer = cloud.request("POST", "/stacks", body, who="admin")
     assert status == 400, answer
+    assert answer["error"]["type"] == "ResourceTypeUnavailable"
+    assert answer["error"]["message"] == (
+        "HEAT-E99001 Service nova is not available for resource type "
+        "OS::Nova::Flavor, reason: no installed keel-heat pack provides it"
+    )
+
+
+def test_a_heat_type_without_its_pack_is_unavailable(cloud):
+    """Heat's ServiceBasedExposureTest: a type of a service the cloud (here:
+    the installation) lacks is ResourceTypeUnavailable, not listed; a name
+    Heat never had is still "could not be found"."""
+    status, listed = cloud.request("GET", "/resource_types")
+    assert not any("Manila" in t for t in listed["resource_types"])
+    share = {
+        "heat_template_version": "2015-10-15",
+        "resources": {"share": {"type": "OS::Manila::Share"}},
+    }
+    status, answer = cloud.request(
+        "POST", "/stacks", {"stack_name": "share", "template": share}
+    )
+    assert status == 400, answer
+    assert answer["error"]["type"] == "ResourceTypeUnavailable"
+    assert "OS::Manila::Share" in answer["error"]["message"]
+    typo = {
+        "heat_template_version": "2015-10-15",
+        "resources": {"share": {"type": "OS::Manila::Shares"}},
+    }
+    status, answer = cloud.request(
+        "POST", "/stacks", {"stack_name": "typo", "template": typo}
+    )
+    assert status == 400, answer
     assert answer["error"]["message"].endswith(
-        "The Resource Type (OS::Nova::Flavor) could not be found."
+        "The Resource Type (OS::Manila::Shares) could not be found."
     )
