@@ -113,7 +113,9 @@ def test_engines_alone(tmp_path: Any) -> None:
         assert cloud.servers == {} and cloud.cfn_server is None
         assert len(cloud.engines) == 2
         assert cloud.endpoint(1) is not cloud.endpoint(0)
-        assert "api" not in cloud.conf
+        # no API options: the core's [api] group holds only the
+        # remote-template options every process reads
+        assert "auth_strategy" not in cloud.conf.api
 
 
 def test_noauth_and_keystone_exclude_each_other(tmp_path: Any) -> None:
