@@ -128,26 +128,42 @@ def listen_error(
     )
 
 
-def check_database(conf: cfg.ConfigOpts) -> None:
+def check_database(
+    conf: cfg.ConfigOpts,
+    at_head: bool = False,
+    max_retries: int | None = None,
+) -> None:
     """Connect to ``[database] connection`` once and look for keel-heat's
-    schema, before a service starts the processes that would each fail.
+    schema, before a service starts the processes that would each fail
+    (and for ``keel-heat-status upgrade check``).
 
-    :raises StartupError: no connection is configured, or the database
-        has no schema (``keel-heat-manage db sync`` never ran)
+    :param at_head: also require the schema to be this release's head,
+        with no difference from the models.
+    :param max_retries: oslo.db's connection retries (its default: None).
+    :raises StartupError: no connection is configured, the database has
+        no schema (``keel-heat-manage db sync`` never ran) or, with
+        ``at_head``, not this release's
     :raises DBConnectionError: the database does not answer (see
         :func:`describe`)
     """
+    from keel_heat_core.cmd.manage_db import db_check
     from keel_heat_core.db.database import Database
     from keel_heat_core.migrations import runner
 
     if not conf.database.connection:
         raise StartupError("[database] connection is not set")
-    db = Database(conf.database.connection, conf.auth_encryption_key)
+    retries = {} if max_retries is None else {"max_retries": max_retries}
+    db = Database(
+        conf.database.connection, conf.auth_encryption_key, **retries
+    )
     try:
         if runner.current(db.engine) is None:
             raise StartupError(
                 f"the database {shown_url(conf)} has no keel-heat schema: "
                 "run `keel-heat-manage db sync`"
             )
+        problems = db_check(db) if at_head else []
     finally:
         db.engine.dispose()
+    if problems:
+        raise StartupError("; ".join(problems))

@@ -13,14 +13,11 @@ from oslo_config import cfg
 from oslo_policy import opts as policy_opts
 from oslo_upgradecheck import common_checks, upgradecheck
 from oslo_upgradecheck.upgradecheck import Code, Result
-from sqlalchemy.engine import make_url
 
 from keel_heat_core import conf as keel_conf
 from keel_heat_core import plugins
-from keel_heat_core.cmd.manage_db import db_check
+from keel_heat_core.cmd import startup
 from keel_heat_core.conf import default
-from keel_heat_core.db.database import Database
-from keel_heat_core.migrations import runner
 
 PROG = "keel-heat-status"
 
@@ -78,28 +75,14 @@ def check_stack_domain(conf: cfg.ConfigOpts) -> Result:
 def check_database(conf: cfg.ConfigOpts) -> Result:
     """``[database] connection`` answers and its schema is keel-heat's
     head (``keel-heat-manage db sync`` has run)."""
-    url = conf.database.connection
-    if not url:
-        return Result(Code.FAILURE, "[database] connection is not set")
-    shown = make_url(url).render_as_string(hide_password=True)
     try:
-        db = Database(url, conf.auth_encryption_key, max_retries=0)
+        startup.check_database(conf, at_head=True, max_retries=0)
     except Exception as exc:  # noqa: BLE001 - reported, not raised
+        line = startup.describe(exc, conf)
         return Result(
-            Code.FAILURE, f"cannot connect to {shown}: {type(exc).__name__}"
+            Code.FAILURE,
+            line or f"database check failed: {type(exc).__name__}",
         )
-    try:
-        if runner.current(db.engine) is None:
-            return Result(
-                Code.FAILURE,
-                f"{shown} has no keel-heat schema: run "
-                "`keel-heat-manage db sync`",
-            )
-        problems = db_check(db)
-    finally:
-        db.engine.dispose()
-    if problems:
-        return Result(Code.FAILURE, "; ".join(problems))
     return Result(Code.SUCCESS)
 
 
