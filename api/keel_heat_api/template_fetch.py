@@ -9,17 +9,15 @@ from __future__ import annotations
 
 from oslo_config import cfg
 
+from keel_heat_core import remote_templates
 from keel_heat_core.remote_templates import FetchPolicy, URLFetchError
-from keel_heat_core.remote_templates import fetch as fetch_remote
 
 __all__ = ["URLFetchError", "fetch", "host_allowed"]
 
 
 def host_allowed(conf: cfg.ConfigOpts, host: str) -> bool:
     """Return whether ``template_url`` may reach ``host``."""
-    from keel_heat_core.remote_templates import host_allowed as allowed
-
-    return allowed(FetchPolicy.from_conf(conf), host)
+    return remote_templates.host_allowed(FetchPolicy.from_conf(conf), host)
 
 
 def fetch(conf: cfg.ConfigOpts, url: str) -> bytes:
@@ -28,4 +26,4 @@ def fetch(conf: cfg.ConfigOpts, url: str) -> bytes:
     :raises URLFetchError: with Heat's texts for a bad scheme, a failed
         fetch or an oversized body, and for a refused host.
     """
-    return fetch_remote(url, FetchPolicy.from_conf(conf))
+    return remote_templates.fetch(url, FetchPolicy.from_conf(conf))

@@ -32,7 +32,7 @@ class _Child(http.server.BaseHTTPRequestHandler):
         self.wfile.write(CHILD)
 
     def log_message(self, *args: Any) -> None:
-        pass
+        """Quiet: the tests read what was fetched from ``fetched``."""
 
 
 @pytest.fixture(scope="module")
