@@ -67,11 +67,14 @@ _NO_DEPS_SELECT = select(*NO_DEPS_COLUMNS).where(
 _TAG = models.table_of(models.StackTag)
 #: :data:`_NO_DEPS_SELECT` with the stack's tags joined: one row per tag
 #: in the tags' order, or one row with a NULL tag for a stack without any
-_NO_DEPS_WITH_TAGS_SELECT = (
+_ANY_NO_DEPS_WITH_TAGS_SELECT = (
     select(*NO_DEPS_COLUMNS, _TAG.c.tag.label("keel_stack_tag"))
     .select_from(_TABLE.outerjoin(_TAG, _TAG.c.stack_id == _TABLE.c.id))
-    .where(_TABLE.c.id == bindparam("id"), _TABLE.c.deleted_at.is_(None))
+    .where(_TABLE.c.id == bindparam("id"))
     .order_by(_TAG.c.id)
+)
+_NO_DEPS_WITH_TAGS_SELECT = _ANY_NO_DEPS_WITH_TAGS_SELECT.where(
+    _TABLE.c.deleted_at.is_(None)
 )
 #: ``current_deps`` of one stack, as stored text
 _DEPS_TEXT_SELECT = select(type_coerce(_TABLE.c.current_deps, Text)).where(
@@ -226,16 +229,27 @@ def deps_text_in(conn: Connection, stack_id: str) -> str | None:
 
 
 def get_for_reading(
-    db: Database, stack_id: str, scope: Scope = ADMIN
+    db: Database,
+    stack_id: str,
+    scope: Scope = ADMIN,
+    show_deleted: bool = False,
 ) -> records.StackRecord | None:
     """A live stack with its tags but not its ``current_deps`` (``None``).
 
     What a read of the API needs (show, resources, events, outputs): one
     Core statement, the tags joined, and not the traversal's graph, whose
     JSON grows with the stack.
+
+    :param show_deleted: a soft-deleted stack too (a read by id shows a
+        deleted stack as DELETE_COMPLETE, as Heat does).
     """
+    statement = (
+        _ANY_NO_DEPS_WITH_TAGS_SELECT
+        if show_deleted
+        else _NO_DEPS_WITH_TAGS_SELECT
+    )
     with db.connection() as conn:
-        rows = conn.execute(_NO_DEPS_WITH_TAGS_SELECT, {"id": stack_id}).all()
+        rows = conn.execute(statement, {"id": stack_id}).all()
     if not rows:
         return None
     values = rows[0]._mapping

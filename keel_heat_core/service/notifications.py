@@ -46,7 +46,7 @@ def stack_payload(
         "state_reason": stack.status_reason,
         "create_at": timestamp(stack.created_at),
         "updated_at": timestamp(stack.updated_at),
-        "tags": tags,
+        "tags": list(tags or ()),  # Heat sends [] for none
         "description": description,
     }
 

@@ -116,16 +116,25 @@ class StackAPI:
         return db_stores.stack_row(self.load_record(ctxt, identity, with_deps))
 
     def load_record(
-        self, ctxt: Any, identity: Any, with_deps: bool = True
+        self,
+        ctxt: Any,
+        identity: Any,
+        with_deps: bool = True,
+        show_deleted: bool = False,
     ) -> Any:
         """The stack record (with its tags) :meth:`load` reads.
 
+        :param show_deleted: for a read by id without the graph, a
+            soft-deleted stack too (Heat's show, template, environment,
+            files, resources and events answer for a deleted stack).
         :raises EntityNotFound: ``The Stack (<name>) could not be found.``
         """
         stack_id, name = _stack_id(identity)
         rec = None
         if stack_id and not with_deps:
-            rec = stack_repo.get_for_reading(self.db, stack_id, scope_of(ctxt))
+            rec = stack_repo.get_for_reading(
+                self.db, stack_id, scope_of(ctxt), show_deleted
+            )
         elif stack_id:
             rec = stack_repo.get(self.db, stack_id, scope_of(ctxt))
         elif name:

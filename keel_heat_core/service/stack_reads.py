@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -155,9 +156,12 @@ class StackReads:
         self.api = api
         self.resources = ResourceReads(api, RowsView)
 
-    def _load(self, ctxt: Any, identity: Any) -> r.StackRow:
+    def _load(
+        self, ctxt: Any, identity: Any, show_deleted: bool = False
+    ) -> r.StackRow:
         # a read needs the stack's row, never its traversal graph
-        return self.api.load(ctxt, identity, with_deps=False)
+        rec = self.api.load_record(ctxt, identity, False, show_deleted)
+        return db_stores.stack_row(rec)
 
     def output_keys(self, stored: Any) -> list[dict[str, Any]]:
         """``list_outputs``: each output's key and description, values
@@ -193,7 +197,9 @@ class StackReads:
     def show_stack(
         self, ctxt: Any, stack_identity: Any, resolve_outputs: bool = True
     ) -> list[dict[str, Any]]:
-        rec = self.api.load_record(ctxt, stack_identity, with_deps=False)
+        rec = self.api.load_record(
+            ctxt, stack_identity, with_deps=False, show_deleted=True
+        )
         stack = db_stores.stack_row(rec)
         stored = self.api.stored(stack)
         tags = rec.tags
@@ -229,7 +235,16 @@ class StackReads:
 
     def identify_stack(self, ctxt: Any, stack_name: str) -> dict[str, str]:
         scope = scope_of(ctxt)
-        rec = stack_repo.get_by_name(self.api.db, stack_name, scope)
+        rec = None
+        if _looks_like_uuid(stack_name):
+            # by id, a soft-deleted stack too: its show then reads
+            # DELETE_COMPLETE (as Heat); a name that looks like a uuid
+            # is still looked up as a name
+            rec = stack_repo.get_for_reading(
+                self.api.db, stack_name, scope, show_deleted=True
+            )
+        if rec is None:
+            rec = stack_repo.get_by_name(self.api.db, stack_name, scope)
         if rec is None:
             rec = stack_repo.get(self.api.db, stack_name, scope)
         if rec is None:
@@ -237,11 +252,11 @@ class StackReads:
         return views.identity(db_stores.stack_row(rec))
 
     def get_template(self, ctxt: Any, stack_identity: Any) -> Any:
-        stack = self._load(ctxt, stack_identity)
+        stack = self._load(ctxt, stack_identity, show_deleted=True)
         return template_repo.get(self.api.db, stack.raw_template_id).template
 
     def get_environment(self, ctxt: Any, stack_identity: Any) -> Any:
-        stack = self._load(ctxt, stack_identity)
+        stack = self._load(ctxt, stack_identity, show_deleted=True)
         stored = self.api.stored(stack)
         env = stored.env.user_env_as_dict()
         hidden = {
@@ -256,7 +271,7 @@ class StackReads:
         return env
 
     def get_files(self, ctxt: Any, stack_identity: Any) -> Any:
-        stack = self._load(ctxt, stack_identity)
+        stack = self._load(ctxt, stack_identity, show_deleted=True)
         return template_repo.get(self.api.db, stack.raw_template_id).files
 
     def list_stack_resources(
@@ -271,7 +286,7 @@ class StackReads:
         substring, nested stacks down to ``nested_depth`` (capped at
         ``max_nested_stack_depth``); ``with_detail`` adds description and
         attributes."""
-        stack = self._load(ctxt, stack_identity)
+        stack = self._load(ctxt, stack_identity, show_deleted=True)
         depth = min(
             int(nested_depth or 0), self.api.conf.max_nested_stack_depth
         )
@@ -336,7 +351,7 @@ class StackReads:
     def list_events(
         self, ctxt: Any, stack_identity: Any, **kwargs: Any
     ) -> list[dict[str, Any]]:
-        stack = self._load(ctxt, stack_identity)
+        stack = self._load(ctxt, stack_identity, show_deleted=True)
         depth = int(kwargs.get("nested_depth") or 0)
         stacks = {stack.id: stack}
         if depth:  # as in Heat, not capped
@@ -399,3 +414,11 @@ def _list_args(kwargs: Mapping[str, Any]) -> dict[str, Any]:
         "not_tags_any",
     )
     return {k: kwargs[k] for k in keys if kwargs.get(k) is not None}
+
+
+def _looks_like_uuid(text: str) -> bool:
+    try:
+        uuid.UUID(text)
+    except (TypeError, ValueError, AttributeError):
+        return False
+    return True

@@ -57,6 +57,8 @@ def stack_detail(
     out = stack_summary(stack, tags)
     description = stored.t.description() if stored is not None else ""
     out.update(
+        # a listing shows no tags as null, a show as [] (as Heat does)
+        tags=list(tags or ()),
         description=description,
         template_description=description,
         notification_topics=[],

@@ -81,5 +81,5 @@ def test_notifications_carry_tags_and_description(
         assert payload["description"] == "a web tier, for the notification"
     assert end["state"] == "CREATE_COMPLETE"
     untagged = by_stack[(plain, "orchestration.stack.create.end")]
-    assert untagged["tags"] is None
+    assert untagged["tags"] == []
     assert untagged["description"] == "No description"

@@ -78,7 +78,7 @@ def test_tags_follow_updates(cloud: Cloud):
         "PUT",
         {"template": TEMPLATE, "parameters": {"input": "none"}},
     )
-    assert _show(cloud, ident)["tags"] is None
+    assert _show(cloud, ident)["tags"] == []
     status, body = cloud.request("GET", "/stacks?tags=tag3")
     assert ident.split("/")[1] not in [s["id"] for s in body["stacks"]]
 

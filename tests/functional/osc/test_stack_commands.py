@@ -518,3 +518,33 @@ def test_hook_poll_and_clear(cloud: Cloud, tmp_path):
     done = cloud.run("stack", "hook", "poll", "hooked", check=False)
     assert done.returncode != 0
     assert "Stack status CREATE_COMPLETE not IN_PROGRESS" in done.stderr
+
+
+def test_a_deleted_stack_is_shown_by_id(cloud: Cloud, tmp_path):
+    """After a delete, ``stack show <id>`` reads DELETE_COMPLETE (clients
+    poll a delete by id until they see it) with its template and events,
+    while the name no longer finds it; a stack without tags shows ``[]``
+    (a listing shows ``null``)."""
+    template = _write(tmp_path, "t.yaml", templates.SIMPLE)
+    created = cloud.json("stack", "create", "--wait", "-t", template, "gone")
+    stack_id = created["id"]
+    assert cloud.stack("gone")["tags"] == []
+    status, listed = cloud.http("GET", "/stacks?name=gone")
+    assert status == 200
+    assert [s["tags"] for s in listed["stacks"]] == [None]
+
+    cloud.osc("stack", "delete", "--yes", "--wait", "gone")
+    shown = cloud.stack(stack_id)
+    assert shown["stack_status"] == "DELETE_COMPLETE"
+    assert shown["id"] == stack_id
+    assert shown["deletion_time"]
+    events = cloud.json("stack", "event", "list", stack_id)
+    assert "DELETE_COMPLETE" in {e["resource_status"] for e in events}
+    kept = cloud.json("stack", "template", "show", stack_id)
+    # a delete converges the stack to an empty template of its version
+    assert kept == {"heat_template_version": "2021-04-16"}
+    by_name = cloud.run("stack", "show", "gone", check=False)
+    assert by_name.returncode != 0
+    assert "Stack not found: gone" in by_name.stderr
+    listed_now = cloud.json("stack", "list")
+    assert stack_id not in {s["ID"] for s in listed_now}

@@ -55,7 +55,7 @@ def test_event_types_levels_and_payload() -> None:
         "state_reason": "Stack CREATE started",
         "create_at": "2026-11-29T12:00:05Z",
         "updated_at": None,
-        "tags": None,
+        "tags": [],
         "description": "",
     }
 
