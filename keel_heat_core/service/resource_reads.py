@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from keel_heat_core.db import exceptions as db_exceptions
 from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.model import rows as r
 from keel_heat_core.service import db_stores, views
@@ -146,13 +147,16 @@ class ResourceReads:
             for dep in stored.dependency_names(name):
                 required_by.setdefault(dep, []).append(name)
         children = self._children(stack) if rows else {}
+        templates: dict[int | None, Any] = {
+            None: stored,
+            stack.raw_template_id: stored,
+        }
         view = None
         for row in rows:
             if names is not None and row.name not in names:
                 continue
-            rtype = (
-                stored[row.name].resource_type if row.name in stored else ""
-            )
+            own = self._own_template(stack, stored, row, templates)
+            rtype = own[row.name].resource_type if row.name in own else ""
             child = children.get(row.name)
             if _type_matches(rtype, res_type) and _matches(row, row_wanted):
                 item = views.resource(
@@ -166,9 +170,7 @@ class ResourceReads:
                     if view is None:
                         view = self.view_factory(self.api, stack, stored)
                     item["description"] = (
-                        stored[row.name].description
-                        if row.name in stored
-                        else ""
+                        own[row.name].description if row.name in own else ""
                     )
                     item["attributes"] = self._attributes(
                         view, row.name, with_attr
@@ -178,6 +180,28 @@ class ResourceReads:
                 yield from self.items(
                     child, depth - 1, filters, detail, with_attr
                 )
+
+    def _own_template(
+        self,
+        stack: r.StackRow,
+        stored: Any,
+        row: r.ResourceRow,
+        templates: dict[int | None, Any],
+    ) -> Any:
+        """The parsed template the row was last converged with.
+
+        After a failed update a resource can still belong to an older
+        template than the stack's: its type and description are read from
+        that one, as Heat does. A template purged since counts as the
+        stack's own.
+        """
+        template_id = row.current_template_id
+        if template_id not in templates:
+            try:
+                templates[template_id] = self.api.stored(stack, template_id)
+            except db_exceptions.NotFound:
+                templates[template_id] = stored
+        return templates[template_id]
 
     @staticmethod
     def _attributes(

@@ -548,3 +548,48 @@ def test_a_deleted_stack_is_shown_by_id(cloud: Cloud, tmp_path):
     assert "Stack not found: gone" in by_name.stderr
     listed_now = cloud.json("stack", "list")
     assert stack_id not in {s["ID"] for s in listed_now}
+
+
+OLD_AND_NEW = """\
+heat_template_version: 2021-04-16
+resources:
+  a:
+    type: OS::Heat::TestResource
+    depends_on: b
+    properties: {value: one}
+  b:
+    type: OS::Heat::RandomString
+"""
+
+A_FAILS = """\
+heat_template_version: 2021-04-16
+resources:
+  a:
+    type: OS::Heat::TestResource
+    properties: {value: two, fail: true}
+"""
+
+
+def test_a_resource_of_an_older_template_keeps_its_type(
+    cloud: Cloud, tmp_path
+):
+    """After an update that failed, ``b`` (removed by the update, whose
+    clean-up waits for ``a``) still belongs to the older template: its
+    type is read from that template, not shown empty."""
+    first = _write(tmp_path, "one.yaml", OLD_AND_NEW)
+    second = _write(tmp_path, "two.yaml", A_FAILS)
+    cloud.osc("stack", "create", "--wait", "-t", first, "older")
+    cloud.run("stack", "update", "--wait", "-t", second, "older", check=False)
+    assert cloud.stack("older")["stack_status"] == "UPDATE_FAILED"
+    types = {
+        res["resource_name"]: res["resource_type"]
+        for res in cloud.json("stack", "resource", "list", "older")
+    }
+    assert types == {
+        "a": "OS::Heat::TestResource",
+        "b": "OS::Heat::RandomString",
+    }
+    filtered = cloud.json(
+        "stack", "resource", "list", "older", "--filter", "type=Random"
+    )
+    assert [res["resource_name"] for res in filtered] == ["b"]
