@@ -1,5 +1,6 @@
 """Topic ``engine``: Heat's engine API 1.36 (54 methods), argument names
-and return shapes as Heat's (engine spec §5.3).
+and return shapes as Heat's; the contract is
+:class:`keel_heat_core.rpc.engine_api.EngineAPI`.
 
 Every call delegates to :class:`StackAPI`, :class:`StackReads` or one of
 the helpers built over them (signals, software, types, validation,

@@ -1,5 +1,5 @@
-"""Software configs and deployments of the engine API (engine spec §5.3,
-plugins.md §7, api.md §3.8–3.9).
+"""Software configs and deployments of the engine API, with Heat's
+arguments and answers.
 
 Configs are immutable rows of a project; deployments apply one config to
 one server and carry the values the server signals back. Whenever the

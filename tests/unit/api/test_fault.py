@@ -17,7 +17,7 @@ class Custom(StackValidationFailed):
     """Unknown name: mapped through its first base, as Heat does."""
 
 
-# api.md §4.3: every class of Heat's exception module and its status
+# Heat's fault map: every class of Heat's exception module and its status
 # (the 500 fallbacks not listed; three of Heat's 500s are fixed here).
 EXPECTED = {
     400: "MissingCredentialError Invalid UserParameterMissing "
