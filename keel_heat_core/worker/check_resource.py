@@ -1,5 +1,4 @@
-"""Processing one traversal node: ``check_resource`` (docs/design/engine.md,
-"One node").
+"""One traversal node: ``check_resource`` (docs/design/engine.md).
 
 :class:`CheckResource` is what the ``engine_worker`` endpoint calls for
 every cast. The node work is idempotent, so a node may be re-driven after

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from keel_heat_api import errors, fault
+from keel_heat_core import exception as engine_errors
 from keel_heat_core.rpc.engine_base import messaging, rebuild_remote_error
-from tests.contract import engine_errors
 
 
 class StackValidationFailed(Exception):
