@@ -47,6 +47,8 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/python tools/check_module_size.py
+	# no code or doc names a document outside the repository
+	$(BIN)/python tools/check_outside_refs.py
 	# every distribution's release notes: the core's and API's, each pack's
 	$(BIN)/reno -q lint
 	for d in $(PACK_DIRS); do \

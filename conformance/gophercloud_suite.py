@@ -1,8 +1,8 @@
 """gophercloud's orchestration acceptance tests against the deployment.
 
 Debian's ``golang-github-gophercloud-gophercloud-dev`` (0.12) ships the
-whole source tree in GOPATH layout, acceptance tests included
-(``shared/spec/clients.md`` §2.4). They are compiled in GOPATH mode
+whole source tree in GOPATH layout, acceptance tests included.
+They are compiled in GOPATH mode
 (``GO111MODULE=off``, ``GOPROXY=off``, a cached ``GOCACHE``) into one test
 binary, which runs with the package folder as working directory (the
 ``get_file`` test reads ``testdata/samplefile`` relative to it) and the

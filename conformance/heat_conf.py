@@ -1,7 +1,7 @@
 """The keel-heat.conf of the conformance deployment.
 
-The settings are the ones Heat's own functional job runs with
-(``shared/spec/testbed.md``): convergence, parameter encryption, 256
+The settings are the ones Heat's own functional job runs with:
+convergence, parameter encryption, 256
 stacks per project, abandon and adopt, the ``hidden`` tag, new policy
 defaults with scope checks, the metadata and wait-condition URLs on the
 CFN API, and ``debug = false`` (Heat puts engine tracebacks in API error

@@ -1,12 +1,12 @@
 """tempest.conf and .stestr.conf for heat-tempest-plugin and Heat's tests.
 
-As ``shared/spec/testbed.md`` describes: admin credentials in ``[auth]``,
-``[identity] uri_v3``, ``[service_available] heat = true`` and every other
-service false, ``[heat_plugin]`` credentials of the ``demo`` member user
-and the admin, a 300 s build timeout (polled every second), the
-image/flavor/network options left empty, and the ``hidden`` tag the
-deployment hides. Heat's in-tree functional tests (``integration``) read
-the same ``[heat_plugin]`` section.
+As Heat's functional test job configures tempest: admin credentials in
+``[auth]``, ``[identity] uri_v3``, ``[service_available] heat = true`` and
+every other service false, ``[heat_plugin]`` credentials of the ``demo`` member
+user and the admin, a 300 s build timeout (polled every second), the
+image/flavor/network options left empty, and the ``hidden`` tag the deployment
+hides. Heat's in-tree functional tests (``integration``) read the same
+``[heat_plugin]`` section.
 """
 
 from __future__ import annotations

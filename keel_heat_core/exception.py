@@ -1,7 +1,7 @@
 """Heat's exception classes, by the same names, arguments and messages.
 
 The API maps an engine error to an HTTP status by the class name alone
-(``api.md`` section 4.3), and clients match on the message text, so both
+(``keel_heat_api.fault``), and clients match on the message text, so both
 are part of the interface: each class here keeps Heat 27's name, its
 keyword arguments and its message format.
 

@@ -1,4 +1,4 @@
-"""Sync points: joining the predecessors of a node (engine spec §3.5).
+"""Sync points: joining the predecessors of a node (docs/design/engine.md).
 
 Every node of a traversal, and the stack itself, has a ``sync_point`` row.
 A predecessor that finishes merges ``{its key: its value}`` into the row
@@ -10,7 +10,7 @@ the row complete.
 A predecessor delivering *again* (a re-driven node, a duplicated message)
 does not fire the node a second time: a write whose key was already there
 while the row was already complete is a duplicate. A node re-triggering
-*itself* in a newer traversal (§3.7) is not a predecessor, so its write
+*itself* in a newer traversal is not a predecessor, so its write
 fires the node whenever the row is complete, as in Heat.
 """
 

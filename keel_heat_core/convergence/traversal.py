@@ -1,6 +1,7 @@
 """Planning a traversal: which rows it drives and in what order.
 
-This is step 7a–b of Heat's ``converge_stack`` (engine spec §3.2–§3.3) as
+This is the graph-building step of Heat's ``converge_stack`` (see
+docs/design/engine.md, "Starting a traversal") as
 pure functions: given the target template's resources (names and the names
 each depends on) and the stack's *active* resource rows, choose the row
 each template resource converges, then build the graph of update and
@@ -89,7 +90,7 @@ def build_graph(
     active_rows: Sequence[RowSummary],
     snapshot_ids: Iterable[str] = (),
 ) -> Graph[Node]:
-    """Build the traversal graph (engine spec §3.3).
+    """Build the traversal graph.
 
     :param dependencies: template resource name → names it depends on.
     :param row_ids: template resource name → id of the row it converges.

@@ -1,4 +1,6 @@
-"""Node data: what a finished node tells the nodes after it (§3.5).
+"""Node data: what a finished node tells the nodes after it.
+
+See docs/design/engine.md, "Sync points".
 
 An update successor resolves ``get_resource``/``get_attr`` only from the
 node data of its predecessors; no other resource row is read. The view
@@ -63,7 +65,7 @@ class NodeDataView:
     """A StackView answering from predecessors' node data.
 
     Before a resource exists its reference is its logical name and its
-    attributes are null (plugins.md §1.4).
+    attributes are null, as in Heat.
     """
 
     def __init__(

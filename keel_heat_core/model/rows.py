@@ -192,7 +192,8 @@ class ResourceStore(Protocol):
         data: Sequence[DataWrite] = (),
         defer: bool = False,
     ) -> bool:
-        """The guarded UPDATE of the resource lock (engine spec §3.6);
+        """The guarded UPDATE of the resource lock (docs/design/engine.md,
+        "Locks and liveness");
         ``events``, the sync point writes ``then``
         (``convergence.store.FirstWrite``) and the row's resource-data
         changes ``data`` are written with it, only when it matched.

@@ -1,24 +1,30 @@
-# mypy: disable-error-code="no-any-return"
-# (every method returns the engine's JSON, typed at the method)
 """Typed client of the engine RPC API (Heat's engine API 1.36).
 
-Method and argument names are Heat's, so that this client can talk to a
-Heat engine and a Heat API to a keel-heat engine. Each method pins the
-version Heat's own client pins. See :mod:`.engine_base` for how remote
-exceptions are rebuilt.
+Its methods are those of :class:`~keel_heat_core.rpc.engine_api.EngineAPI`,
+made by :func:`remote`: each sends its arguments by name, in the order
+Heat's own client sends them, and pins the version Heat's client pins,
+so that this client can talk to a Heat engine and a Heat API to a
+keel-heat engine. See :mod:`.engine_base` for how remote exceptions are
+rebuilt.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from keel_heat_core.rpc.client_software import SoftwareAndSnapshotCalls
+from keel_heat_core.rpc.engine_api import (
+    EngineAPI,
+    JSONObject,
+    StackIdentity,
+    arguments_by_name,
+)
 from keel_heat_core.rpc.engine_base import (
     ALLOWED_EXMODS,
     ENGINE_TOPIC,
-    JSONObject,
     RemoteEngineError,
-    StackIdentity,
+    RPCClientBase,
     get_transport,
     rebuild_remote_error,
 )
@@ -30,10 +36,55 @@ __all__ = [
     "RemoteEngineError",
     "get_transport",
     "rebuild_remote_error",
+    "remote",
 ]
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
-class EngineClient(SoftwareAndSnapshotCalls):
+# Heat's client sends the stack arguments in this order, which is not
+# the order of the method's parameters.
+_STACK_WIRE = (
+    "template",
+    "params",
+    "files",
+    "environment_files",
+    "files_container",
+    "args",
+)
+
+
+def remote(
+    method: Callable[Concatenate[Any, P], R],
+    version: str | None = None,
+    wire: tuple[str, ...] = (),
+    result: Callable[[Any], Any] | None = None,
+) -> Callable[Concatenate[RPCClientBase, P], R]:
+    """The client method that calls ``method`` of the engine API.
+
+    :param method: the method of :class:`EngineAPI`; the client method
+        has its name, signature and docstring.
+    :param version: the API version the call pins (none: the base).
+    :param wire: the names of the arguments sent first, in this order
+        (the others follow in the order of the signature).
+    :param result: turns the engine's answer into the declared type.
+    """
+    name = method.__name__
+
+    @functools.wraps(method)
+    def call(self: RPCClientBase, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        values = arguments_by_name(method, args, kwargs, defaults=True)
+        ctxt = values.pop("ctxt")
+        sent = {key: values.pop(key) for key in wire}
+        sent.update(values)
+        answer = self.call(ctxt, name, version=version, **sent)
+        converted: R = answer if result is None else result(answer)
+        return converted
+
+    return call
+
+
+class EngineClient(RPCClientBase, EngineAPI):
     """Client side of the engine API, topic ``engine``.
 
     :param conf: configuration (``transport_url``, ``rpc_response_timeout``).
@@ -42,256 +93,37 @@ class EngineClient(SoftwareAndSnapshotCalls):
 
     # -- stacks --------------------------------------------------------
 
-    def identify_stack(self, ctxt: Any, stack_name: str) -> StackIdentity:
-        """Return the identity of a live stack given its name or id."""
-        return self.call(ctxt, "identify_stack", stack_name=stack_name)
-
-    def list_stacks(
-        self,
-        ctxt: Any,
-        limit: int | None = None,
-        marker: str | None = None,
-        sort_keys: list[str] | None = None,
-        sort_dir: str | None = None,
-        filters: JSONObject | None = None,
-        show_deleted: bool = False,
-        show_nested: bool = False,
-        show_hidden: bool = False,
-        tags: list[str] | None = None,
-        tags_any: list[str] | None = None,
-        not_tags: list[str] | None = None,
-        not_tags_any: list[str] | None = None,
-    ) -> list[JSONObject]:
-        """Return stack summaries, paged, sorted and filtered."""
-        return self.call(
-            ctxt,
-            "list_stacks",
-            version="1.33",
-            limit=limit,
-            sort_keys=sort_keys,
-            marker=marker,
-            sort_dir=sort_dir,
-            filters=filters,
-            show_deleted=show_deleted,
-            show_nested=show_nested,
-            show_hidden=show_hidden,
-            tags=tags,
-            tags_any=tags_any,
-            not_tags=not_tags,
-            not_tags_any=not_tags_any,
-        )
-
-    def count_stacks(
-        self,
-        ctxt: Any,
-        filters: JSONObject | None = None,
-        show_deleted: bool = False,
-        show_nested: bool = False,
-        show_hidden: bool = False,
-        tags: list[str] | None = None,
-        tags_any: list[str] | None = None,
-        not_tags: list[str] | None = None,
-        not_tags_any: list[str] | None = None,
-    ) -> int:
-        """Return how many stacks match the filters."""
-        return int(
-            self.call(
-                ctxt,
-                "count_stacks",
-                version="1.33",
-                filters=filters,
-                show_deleted=show_deleted,
-                show_nested=show_nested,
-                show_hidden=show_hidden,
-                tags=tags,
-                tags_any=tags_any,
-                not_tags=not_tags,
-                not_tags_any=not_tags_any,
-            )
-        )
-
-    def show_stack(
-        self,
-        ctxt: Any,
-        stack_identity: StackIdentity,
-        resolve_outputs: bool = True,
-    ) -> list[JSONObject]:
-        """Return a one-element list with the stack's details."""
-        return self.call(
-            ctxt,
-            "show_stack",
-            version="1.20",
-            stack_identity=stack_identity,
-            resolve_outputs=resolve_outputs,
-        )
-
-    def preview_stack(
-        self,
-        ctxt: Any,
-        stack_name: str,
-        template: JSONObject,
-        params: JSONObject,
-        files: JSONObject,
-        args: JSONObject,
-        environment_files: list[str] | None = None,
-        files_container: str | None = None,
-    ) -> JSONObject:
-        """Return what creating the stack would produce."""
-        return self.call(
-            ctxt,
-            "preview_stack",
-            version="1.36",
-            stack_name=stack_name,
-            template=template,
-            params=params,
-            files=files,
-            environment_files=environment_files,
-            files_container=files_container,
-            args=args,
-        )
-
-    def create_stack(
-        self,
-        ctxt: Any,
-        stack_name: str,
-        template: JSONObject,
-        params: JSONObject,
-        files: JSONObject,
-        args: JSONObject,
-        environment_files: list[str] | None = None,
-        files_container: str | None = None,
-        owner_id: str | None = None,
-        nested_depth: int = 0,
-        user_creds_id: str | None = None,
-        stack_user_project_id: str | None = None,
-        parent_resource_name: str | None = None,
-        template_id: int | None = None,
-    ) -> StackIdentity:
-        """Create a stack; the last six arguments are engine-internal."""
-        return self.call(
-            ctxt,
-            "create_stack",
-            version="1.36",
-            stack_name=stack_name,
-            template=template,
-            params=params,
-            files=files,
-            environment_files=environment_files,
-            files_container=files_container,
-            args=args,
-            owner_id=owner_id,
-            nested_depth=nested_depth,
-            user_creds_id=user_creds_id,
-            stack_user_project_id=stack_user_project_id,
-            parent_resource_name=parent_resource_name,
-            template_id=template_id,
-        )
-
-    def update_stack(
-        self,
-        ctxt: Any,
-        stack_identity: StackIdentity,
-        template: JSONObject | None,
-        params: JSONObject,
-        files: JSONObject,
-        args: JSONObject,
-        environment_files: list[str] | None = None,
-        files_container: str | None = None,
-        template_id: int | None = None,
-    ) -> StackIdentity:
-        """Update a stack (``args['existing']`` merges, as PATCH does)."""
-        return self.call(
-            ctxt,
-            "update_stack",
-            version="1.36",
-            stack_identity=stack_identity,
-            template=template,
-            params=params,
-            files=files,
-            environment_files=environment_files,
-            files_container=files_container,
-            args=args,
-            template_id=template_id,
-        )
-
-    def preview_update_stack(
-        self,
-        ctxt: Any,
-        stack_identity: StackIdentity,
-        template: JSONObject | None,
-        params: JSONObject,
-        files: JSONObject,
-        args: JSONObject,
-        environment_files: list[str] | None = None,
-        files_container: str | None = None,
-    ) -> JSONObject:
-        """Return the resource changes an update would make."""
-        return self.call(
-            ctxt,
-            "preview_update_stack",
-            version="1.36",
-            stack_identity=stack_identity,
-            template=template,
-            params=params,
-            files=files,
-            environment_files=environment_files,
-            files_container=files_container,
-            args=args,
-        )
-
-    def validate_template(
-        self,
-        ctxt: Any,
-        template: JSONObject,
-        params: JSONObject | None = None,
-        files: JSONObject | None = None,
-        environment_files: list[str] | None = None,
-        files_container: str | None = None,
-        show_nested: bool = False,
-        ignorable_errors: list[str] | None = None,
-    ) -> JSONObject:
-        """Validate a template; an ``Error`` key reports a failure."""
-        return self.call(
-            ctxt,
-            "validate_template",
-            version="1.36",
-            template=template,
-            params=params,
-            files=files,
-            show_nested=show_nested,
-            environment_files=environment_files,
-            files_container=files_container,
-            ignorable_errors=ignorable_errors,
-        )
-
-    def authenticated_to_backend(self, ctxt: Any) -> bool:
-        """Return whether the context's credentials are valid."""
-        return bool(self.call(ctxt, "authenticated_to_backend"))
-
-    def get_template(
-        self, ctxt: Any, stack_identity: StackIdentity
-    ) -> JSONObject:
-        """Return the stack's stored template."""
-        return self.call(ctxt, "get_template", stack_identity=stack_identity)
-
-    def get_environment(
-        self, ctxt: Any, stack_identity: StackIdentity
-    ) -> JSONObject:
-        """Return the stack's environment, hidden parameters masked."""
-        return self.call(
-            ctxt,
-            "get_environment",
-            version="1.28",
-            stack_identity=stack_identity,
-        )
-
-    def get_files(
-        self, ctxt: Any, stack_identity: StackIdentity
-    ) -> JSONObject:
-        """Return the stack's stored files."""
-        return self.call(
-            ctxt, "get_files", version="1.32", stack_identity=stack_identity
-        )
+    identify_stack = remote(EngineAPI.identify_stack)
+    list_stacks = remote(
+        EngineAPI.list_stacks, "1.33", wire=("limit", "sort_keys")
+    )
+    count_stacks = remote(EngineAPI.count_stacks, "1.33", result=int)
+    show_stack = remote(EngineAPI.show_stack, "1.20")
+    preview_stack = remote(
+        EngineAPI.preview_stack, "1.36", wire=("stack_name", *_STACK_WIRE)
+    )
+    create_stack = remote(
+        EngineAPI.create_stack, "1.36", wire=("stack_name", *_STACK_WIRE)
+    )
+    update_stack = remote(
+        EngineAPI.update_stack, "1.36", wire=("stack_identity", *_STACK_WIRE)
+    )
+    preview_update_stack = remote(
+        EngineAPI.preview_update_stack,
+        "1.36",
+        wire=("stack_identity", *_STACK_WIRE),
+    )
+    validate_template = remote(
+        EngineAPI.validate_template,
+        "1.36",
+        wire=("template", "params", "files", "show_nested"),
+    )
+    authenticated_to_backend = remote(
+        EngineAPI.authenticated_to_backend, result=bool
+    )
+    get_template = remote(EngineAPI.get_template)
+    get_environment = remote(EngineAPI.get_environment, "1.28")
+    get_files = remote(EngineAPI.get_files, "1.32")
 
     def delete_stack(
         self, ctxt: Any, stack_identity: StackIdentity, cast: bool = False
@@ -302,267 +134,100 @@ class EngineClient(SoftwareAndSnapshotCalls):
             return
         self.call(ctxt, "delete_stack", stack_identity=stack_identity)
 
-    def abandon_stack(
-        self, ctxt: Any, stack_identity: StackIdentity
-    ) -> JSONObject:
-        """Forget a stack, keeping its resources; return its data."""
-        return self.call(ctxt, "abandon_stack", stack_identity=stack_identity)
-
-    def export_stack(
-        self, ctxt: Any, stack_identity: StackIdentity
-    ) -> JSONObject:
-        """Return the stack's abandon data without abandoning it."""
-        return self.call(
-            ctxt,
-            "export_stack",
-            version="1.22",
-            stack_identity=stack_identity,
-        )
-
-    def stack_suspend(self, ctxt: Any, stack_identity: StackIdentity) -> None:
-        """Suspend a stack."""
-        self.call(ctxt, "stack_suspend", stack_identity=stack_identity)
-
-    def stack_resume(self, ctxt: Any, stack_identity: StackIdentity) -> None:
-        """Resume a suspended stack."""
-        self.call(ctxt, "stack_resume", stack_identity=stack_identity)
-
-    def stack_check(self, ctxt: Any, stack_identity: StackIdentity) -> None:
-        """Check a stack's resources."""
-        self.call(ctxt, "stack_check", stack_identity=stack_identity)
-
-    def stack_cancel_update(
-        self,
-        ctxt: Any,
-        stack_identity: StackIdentity,
-        cancel_with_rollback: bool = True,
-    ) -> None:
-        """Cancel the stack's running operation."""
-        self.call(
-            ctxt,
-            "stack_cancel_update",
-            version="1.14",
-            stack_identity=stack_identity,
-            cancel_with_rollback=cancel_with_rollback,
-        )
-
-    def list_outputs(
-        self, ctxt: Any, stack_identity: StackIdentity
-    ) -> list[JSONObject]:
-        """Return the stack's outputs without their values."""
-        return self.call(
-            ctxt,
-            "list_outputs",
-            version="1.19",
-            stack_identity=stack_identity,
-        )
-
-    def show_output(
-        self, ctxt: Any, stack_identity: StackIdentity, output_key: str
-    ) -> JSONObject:
-        """Return one resolved output."""
-        return self.call(
-            ctxt,
-            "show_output",
-            version="1.19",
-            stack_identity=stack_identity,
-            output_key=output_key,
-        )
-
-    def migrate_convergence_1(self, ctxt: Any, stack_id: str) -> None:
-        """Move a legacy stack to the convergence engine."""
-        self.call(
-            ctxt, "migrate_convergence_1", version="1.34", stack_id=stack_id
-        )
+    abandon_stack = remote(EngineAPI.abandon_stack)
+    export_stack = remote(EngineAPI.export_stack, "1.22")
+    stack_suspend = remote(EngineAPI.stack_suspend)
+    stack_resume = remote(EngineAPI.stack_resume)
+    stack_check = remote(EngineAPI.stack_check)
+    stack_cancel_update = remote(EngineAPI.stack_cancel_update, "1.14")
+    list_outputs = remote(EngineAPI.list_outputs, "1.19")
+    show_output = remote(EngineAPI.show_output, "1.19")
+    migrate_convergence_1 = remote(EngineAPI.migrate_convergence_1, "1.34")
 
     # -- types, templates, resources and events -------------------------
 
-    def list_resource_types(
+    list_resource_types = remote(EngineAPI.list_resource_types, "1.30")
+    list_template_versions = remote(EngineAPI.list_template_versions, "1.11")
+    list_template_functions = remote(EngineAPI.list_template_functions, "1.35")
+    resource_schema = remote(EngineAPI.resource_schema, "1.30")
+    generate_template = remote(EngineAPI.generate_template, "1.9")
+    list_events = remote(EngineAPI.list_events, "1.31")
+    describe_stack_resource = remote(EngineAPI.describe_stack_resource, "1.2")
+    find_physical_resource = remote(EngineAPI.find_physical_resource)
+    describe_stack_resources = remote(EngineAPI.describe_stack_resources)
+    list_stack_resources = remote(EngineAPI.list_stack_resources, "1.25")
+    resource_signal = remote(EngineAPI.resource_signal, "1.3")
+    resource_mark_unhealthy = remote(EngineAPI.resource_mark_unhealthy, "1.26")
+    get_revision = remote(EngineAPI.get_revision, result=str)
+    list_services = remote(EngineAPI.list_services, "1.4")
+
+    # -- software configs and deployments ------------------------------
+
+    show_software_config = remote(EngineAPI.show_software_config)
+    list_software_configs = remote(EngineAPI.list_software_configs, "1.33")
+
+    def create_software_config(
         self,
         ctxt: Any,
-        support_status: str | None = None,
-        type_name: str | None = None,
-        heat_version: str | None = None,
-        with_description: bool = False,
-    ) -> list[Any]:
-        """Return type names, or ``{resource_type, description}`` items."""
-        return self.call(
-            ctxt,
-            "list_resource_types",
-            version="1.30",
-            support_status=support_status,
-            type_name=type_name,
-            heat_version=heat_version,
-            with_description=with_description,
-        )
-
-    def list_template_versions(self, ctxt: Any) -> list[JSONObject]:
-        """Return ``{version, type, aliases}`` for each template version."""
-        return self.call(ctxt, "list_template_versions", version="1.11")
-
-    def list_template_functions(
-        self, ctxt: Any, template_version: str, with_condition: bool = False
-    ) -> list[JSONObject]:
-        """Return ``{functions, description}`` for a template version."""
-        return self.call(
-            ctxt,
-            "list_template_functions",
-            version="1.35",
-            template_version=template_version,
-            with_condition=with_condition,
-        )
-
-    def resource_schema(
-        self, ctxt: Any, type_name: str, with_description: bool = False
+        group: str | None,
+        name: str | None,
+        config: str | None,
+        inputs: list[JSONObject] | None = None,
+        outputs: list[JSONObject] | None = None,
+        options: JSONObject | None = None,
     ) -> JSONObject:
-        """Return the schema of a resource type."""
-        return self.call(
+        """Create a software config and return it (as Heat's client,
+        absent inputs and outputs are sent as empty lists, absent options
+        as an empty object)."""
+        answer: JSONObject = self.call(
             ctxt,
-            "resource_schema",
-            version="1.30",
-            type_name=type_name,
-            with_description=with_description,
+            "create_software_config",
+            group=group,
+            name=name,
+            config=config,
+            inputs=inputs or [],
+            outputs=outputs or [],
+            options=options or {},
         )
+        return answer
 
-    def generate_template(
-        self, ctxt: Any, type_name: str, template_type: str = "cfn"
+    delete_software_config = remote(EngineAPI.delete_software_config)
+    list_software_deployments = remote(EngineAPI.list_software_deployments)
+    metadata_software_deployments = remote(
+        EngineAPI.metadata_software_deployments
+    )
+    show_software_deployment = remote(EngineAPI.show_software_deployment)
+
+    def check_software_deployment(
+        self, ctxt: Any, deployment_id: str, timeout: float
     ) -> JSONObject:
-        """Return a provider template for a resource type."""
-        return self.call(
+        """Poll a deployment's signal and return it; bounded by timeout."""
+        answer: JSONObject = self.call(
             ctxt,
-            "generate_template",
-            version="1.9",
-            type_name=type_name,
-            template_type=template_type,
+            "check_software_deployment",
+            version="1.27",
+            rpc_timeout=timeout,
+            deployment_id=deployment_id,
+            timeout=timeout,
         )
+        return answer
 
-    def list_events(
-        self,
-        ctxt: Any,
-        stack_identity: StackIdentity,
-        filters: JSONObject | None = None,
-        limit: int | None = None,
-        marker: str | None = None,
-        sort_keys: list[str] | None = None,
-        sort_dir: str | None = None,
-        nested_depth: int | None = None,
-    ) -> list[JSONObject]:
-        """Return the stack's events, paged, sorted and filtered."""
-        return self.call(
-            ctxt,
-            "list_events",
-            version="1.31",
-            stack_identity=stack_identity,
-            filters=filters,
-            limit=limit,
-            marker=marker,
-            sort_keys=sort_keys,
-            sort_dir=sort_dir,
-            nested_depth=nested_depth,
-        )
+    create_software_deployment = remote(
+        EngineAPI.create_software_deployment,
+        wire=("server_id", "config_id", "deployment_id"),
+    )
+    update_software_deployment = remote(
+        EngineAPI.update_software_deployment, "1.5"
+    )
+    delete_software_deployment = remote(EngineAPI.delete_software_deployment)
+    signal_software_deployment = remote(
+        EngineAPI.signal_software_deployment, "1.6"
+    )
 
-    def describe_stack_resource(
-        self,
-        ctxt: Any,
-        stack_identity: StackIdentity,
-        resource_name: str,
-        with_attr: list[str] | bool = False,
-    ) -> JSONObject:
-        """Return one resource with its attributes."""
-        return self.call(
-            ctxt,
-            "describe_stack_resource",
-            version="1.2",
-            stack_identity=stack_identity,
-            resource_name=resource_name,
-            with_attr=with_attr,
-        )
+    # -- snapshots -----------------------------------------------------
 
-    def find_physical_resource(
-        self, ctxt: Any, physical_resource_id: str
-    ) -> StackIdentity:
-        """Return the identity of the resource with that physical id."""
-        return self.call(
-            ctxt,
-            "find_physical_resource",
-            physical_resource_id=physical_resource_id,
-        )
-
-    def describe_stack_resources(
-        self,
-        ctxt: Any,
-        stack_identity: StackIdentity,
-        resource_name: str | None,
-    ) -> list[JSONObject]:
-        """Return resources of a stack (CFN style)."""
-        return self.call(
-            ctxt,
-            "describe_stack_resources",
-            stack_identity=stack_identity,
-            resource_name=resource_name,
-        )
-
-    def list_stack_resources(
-        self,
-        ctxt: Any,
-        stack_identity: StackIdentity,
-        nested_depth: int = 0,
-        with_detail: bool = False,
-        filters: JSONObject | None = None,
-    ) -> list[JSONObject]:
-        """Return the stack's resources, nested ones to a depth."""
-        return self.call(
-            ctxt,
-            "list_stack_resources",
-            version="1.25",
-            stack_identity=stack_identity,
-            nested_depth=nested_depth,
-            with_detail=with_detail,
-            filters=filters,
-        )
-
-    def resource_signal(
-        self,
-        ctxt: Any,
-        stack_identity: StackIdentity,
-        resource_name: str,
-        details: Any,
-        sync_call: bool = False,
-    ) -> Any:
-        """Signal a resource; with ``sync_call`` wait for the handler."""
-        return self.call(
-            ctxt,
-            "resource_signal",
-            version="1.3",
-            stack_identity=stack_identity,
-            resource_name=resource_name,
-            details=details,
-            sync_call=sync_call,
-        )
-
-    def resource_mark_unhealthy(
-        self,
-        ctxt: Any,
-        stack_identity: StackIdentity,
-        resource_name: str,
-        mark_unhealthy: bool,
-        resource_status_reason: str | None = None,
-    ) -> None:
-        """Mark a resource CHECK_FAILED, or back to CHECK_COMPLETE."""
-        self.call(
-            ctxt,
-            "resource_mark_unhealthy",
-            version="1.26",
-            stack_identity=stack_identity,
-            resource_name=resource_name,
-            mark_unhealthy=mark_unhealthy,
-            resource_status_reason=resource_status_reason,
-        )
-
-    def get_revision(self, ctxt: Any) -> str:
-        """Return the engine's ``[revision] heat_revision``."""
-        return str(self.call(ctxt, "get_revision"))
-
-    def list_services(self, ctxt: Any) -> list[JSONObject]:
-        """Return the engine service records."""
-        return self.call(ctxt, "list_services", version="1.4")
+    stack_snapshot = remote(EngineAPI.stack_snapshot)
+    show_snapshot = remote(EngineAPI.show_snapshot)
+    delete_snapshot = remote(EngineAPI.delete_snapshot)
+    stack_list_snapshots = remote(EngineAPI.stack_list_snapshots)
+    stack_restore = remote(EngineAPI.stack_restore)

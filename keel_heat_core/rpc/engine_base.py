@@ -48,9 +48,6 @@ BASE_RPC_API_VERSION = "1.0"
 #: Modules whose exceptions oslo.messaging may rebuild in this process.
 ALLOWED_EXMODS = ["keel_heat_core.exception", "heat.common.exception"]
 
-StackIdentity = dict[str, str]
-JSONObject = dict[str, Any]
-
 
 def _as_rebuilt(err: HeatException) -> HeatException:
     """``err`` as oslo.messaging rebuilds it on the calling side.

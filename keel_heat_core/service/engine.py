@@ -1,12 +1,12 @@
 """One engine process: its RPC servers and background work.
 
-:class:`EngineService` is what ``keel-heat-engine`` (one per cotyledon
-worker) and ``keel-heat-all`` run. It serves three targets (engine spec
-§5.1): topic ``engine`` (server ``[DEFAULT] host``, API 1.36), topic
-``engine_worker`` (server = engine id, 1.9) and
-``heat-engine-listener`` (server = engine id, 1.0), all on oslo.messaging's
-threading executor. Background threads write the ``service`` heartbeat
-row and re-drive stalled traversals (:mod:`keel_heat_core.worker.resume`).
+:class:`EngineService` is what ``keel-heat-engine`` (one per cotyledon worker)
+and ``keel-heat-all`` run. It serves three targets (docs/design/engine.md,
+"RPC"): topic ``engine`` (server ``[DEFAULT] host``, API 1.36), topic
+``engine_worker`` (server = engine id, 1.9) and ``heat-engine-listener``
+(server = engine id, 1.0), all on oslo.messaging's threading executor.
+Background threads write the ``service`` heartbeat row and re-drive stalled
+traversals (:mod:`keel_heat_core.worker.resume`).
 """
 
 from __future__ import annotations

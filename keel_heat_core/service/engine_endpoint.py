@@ -1,5 +1,6 @@
 """Topic ``engine``: Heat's engine API 1.36 (54 methods), argument names
-and return shapes as Heat's (engine spec §5.3).
+and return shapes as Heat's; the contract is
+:class:`keel_heat_core.rpc.engine_api.EngineAPI`.
 
 Every call delegates to :class:`StackAPI`, :class:`StackReads` or one of
 the helpers built over them (signals, software, types, validation,
@@ -15,6 +16,7 @@ import oslo_messaging
 from keel_heat_core import exception
 from keel_heat_core.db import service as service_repo
 from keel_heat_core.model import rows as r
+from keel_heat_core.rpc.engine_api import EngineAPI, forward
 from keel_heat_core.service import views
 from keel_heat_core.service.signals import ResourceSignals
 from keel_heat_core.service.snapshots import StackSnapshots
@@ -31,7 +33,7 @@ from keel_heat_core.template import versions
 REVISION = "keel-heat"
 
 
-class EngineEndpoint:
+class EngineEndpoint(EngineAPI):
     """The engine API endpoint of one engine process.
 
     :param api: the stack lifecycle implementation.
@@ -65,21 +67,22 @@ class EngineEndpoint:
     def identify_stack(self, ctxt: Any, stack_name: str) -> Any:
         return self._reads.identify_stack(ctxt, stack_name)
 
-    def list_stacks(self, ctxt: Any, **kwargs: Any) -> Any:
-        return self._reads.list_stacks(ctxt, **kwargs)
-
-    def count_stacks(self, ctxt: Any, **kwargs: Any) -> Any:
-        return self._reads.count_stacks(ctxt, **kwargs)
+    list_stacks = forward(
+        EngineAPI.list_stacks, lambda s: s._reads.list_stacks
+    )
+    count_stacks = forward(
+        EngineAPI.count_stacks, lambda s: s._reads.count_stacks
+    )
 
     def show_stack(
         self, ctxt: Any, stack_identity: Any, resolve_outputs: bool = True
     ) -> Any:
         return self._reads.show_stack(ctxt, stack_identity, resolve_outputs)
 
-    def preview_stack(self, ctxt: Any, stack_name: str, **kwargs: Any) -> Any:
-        return self._checks.preview_stack(
-            self._caller(ctxt), stack_name, **kwargs
-        )
+    preview_stack = forward(EngineAPI.preview_stack, lambda s: s._preview)
+
+    def _preview(self, ctxt: Any, **kwargs: Any) -> Any:
+        return self._checks.preview_stack(self._caller(ctxt), **kwargs)
 
     def create_stack(
         self,
@@ -135,12 +138,12 @@ class EngineEndpoint:
             environment_files=environment_files,
         )
 
-    def preview_update_stack(
-        self, ctxt: Any, stack_identity: Any, **kwargs: Any
-    ) -> Any:
-        return self._checks.preview_update_stack(
-            self._caller(ctxt), stack_identity, **kwargs
-        )
+    preview_update_stack = forward(
+        EngineAPI.preview_update_stack, lambda s: s._preview_update
+    )
+
+    def _preview_update(self, ctxt: Any, **kwargs: Any) -> Any:
+        return self._checks.preview_update_stack(self._caller(ctxt), **kwargs)
 
     def validate_template(
         self,
@@ -176,7 +179,10 @@ class EngineEndpoint:
     def get_files(self, ctxt: Any, stack_identity: Any) -> Any:
         return self._reads.get_files(ctxt, stack_identity)
 
-    def delete_stack(self, ctxt: Any, stack_identity: Any) -> None:
+    def delete_stack(
+        self, ctxt: Any, stack_identity: Any, cast: bool = False
+    ) -> None:
+        # ``cast`` is the client's choice of waiting; it is not sent
         self._api.delete_stack(ctxt, stack_identity)
 
     def abandon_stack(self, ctxt: Any, stack_identity: Any) -> Any:
@@ -269,10 +275,9 @@ class EngineEndpoint:
 
     # -- resources and events ----------------------------------------------
 
-    def list_events(
-        self, ctxt: Any, stack_identity: Any, **kwargs: Any
-    ) -> Any:
-        return self._reads.list_events(ctxt, stack_identity, **kwargs)
+    list_events = forward(
+        EngineAPI.list_events, lambda s: s._reads.list_events
+    )
 
     def describe_stack_resource(
         self,
@@ -350,13 +355,17 @@ class EngineEndpoint:
     ) -> Any:
         return self._software.list_software_configs(ctxt, limit, marker)
 
-    def create_software_config(self, ctxt: Any, **kwargs: Any) -> Any:
-        return self._software.create_software_config(ctxt, **kwargs)
+    create_software_config = forward(
+        EngineAPI.create_software_config,
+        lambda s: s._software.create_software_config,
+    )
 
     def delete_software_config(self, ctxt: Any, config_id: str) -> Any:
         return self._software.delete_software_config(ctxt, config_id)
 
-    def list_software_deployments(self, ctxt: Any, server_id: Any) -> Any:
+    def list_software_deployments(
+        self, ctxt: Any, server_id: Any = None
+    ) -> Any:
         return self._software.list_software_deployments(ctxt, server_id)
 
     def metadata_software_deployments(self, ctxt: Any, server_id: Any) -> Any:
@@ -366,20 +375,24 @@ class EngineEndpoint:
         return self._software.show_software_deployment(ctxt, deployment_id)
 
     def check_software_deployment(
-        self, ctxt: Any, deployment_id: str, timeout: int
+        self, ctxt: Any, deployment_id: str, timeout: float
     ) -> Any:
         return self._software.check_software_deployment(
             ctxt, deployment_id, timeout
         )
 
-    def create_software_deployment(self, ctxt: Any, **kwargs: Any) -> Any:
-        return self._software.create_software_deployment(ctxt, **kwargs)
-
-    def update_software_deployment(self, ctxt: Any, **kwargs: Any) -> Any:
-        return self._software.update_software_deployment(ctxt, **kwargs)
-
-    def signal_software_deployment(self, ctxt: Any, **kwargs: Any) -> Any:
-        return self._software.signal_software_deployment(ctxt, **kwargs)
+    create_software_deployment = forward(
+        EngineAPI.create_software_deployment,
+        lambda s: s._software.create_software_deployment,
+    )
+    update_software_deployment = forward(
+        EngineAPI.update_software_deployment,
+        lambda s: s._software.update_software_deployment,
+    )
+    signal_software_deployment = forward(
+        EngineAPI.signal_software_deployment,
+        lambda s: s._software.signal_software_deployment,
+    )
 
     def delete_software_deployment(self, ctxt: Any, deployment_id: str) -> Any:
         return self._software.delete_software_deployment(ctxt, deployment_id)

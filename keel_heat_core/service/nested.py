@@ -14,13 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from keel_heat_core.model import rows as r
+from keel_heat_core.rpc.engine_api import ResourceEngineAPI
 from keel_heat_core.service.local_heat import LocalHeatClient, LocalHeatPlugin
 from keel_heat_core.service.software import LocalSoftwareRPC
 from keel_heat_core.service.stack_api import StackAPI
 from keel_heat_core.service.stack_reads import StackReads
 
 
-class LocalEngineRPC(LocalSoftwareRPC):
+class LocalEngineRPC(LocalSoftwareRPC, ResourceEngineAPI):
     """Heat's engine client calls a nested stack makes, in-process (and
     the software config and deployment calls, see the base class)."""
 
@@ -49,7 +50,7 @@ class LocalEngineRPC(LocalSoftwareRPC):
         """The ``heat`` client plugin (not-found checks)."""
         return LocalHeatPlugin()
 
-    def _create_stack(
+    def create_stack(
         self,
         ctxt: Any,
         stack_name: str,
@@ -58,13 +59,16 @@ class LocalEngineRPC(LocalSoftwareRPC):
         files: Any,
         args: Any,
         environment_files: Any = None,
+        files_container: str | None = None,
         owner_id: str | None = None,
         nested_depth: int = 0,
         user_creds_id: int | None = None,
         stack_user_project_id: str | None = None,
         parent_resource_name: str | None = None,
-        **_: Any,
+        template_id: int | None = None,
     ) -> dict[str, str]:
+        # environment files, a files container and a stored template are
+        # what an API request brings; a parent resource sends none
         return self._api.create_stack(
             ctxt,
             stack_name,
@@ -79,9 +83,9 @@ class LocalEngineRPC(LocalSoftwareRPC):
             parent_resource_name=parent_resource_name,
         )
 
-    create_stack = _create_stack
+    _create_stack = create_stack
 
-    def _update_stack(
+    def update_stack(
         self,
         ctxt: Any,
         stack_identity: Any,
@@ -89,13 +93,15 @@ class LocalEngineRPC(LocalSoftwareRPC):
         params: Any,
         files: Any,
         args: Any,
-        **_: Any,
+        environment_files: Any = None,
+        files_container: str | None = None,
+        template_id: int | None = None,
     ) -> dict[str, str]:
         return self._api.update_stack(
             ctxt, stack_identity, template, params, files, args
         )
 
-    update_stack = _update_stack
+    _update_stack = update_stack
 
     def delete_stack(
         self, ctxt: Any, stack_identity: Any, cast: bool = False

@@ -1,4 +1,4 @@
-"""Stack notifications with Heat's event types and payload (spec §5.6).
+"""Stack notifications with Heat's event types and payload.
 
 ``orchestration.stack.<action>.start|end|error`` on every persisted stack
 state: IN_PROGRESS → ``start``, COMPLETE → ``end``, FAILED → ``error``

@@ -1,5 +1,5 @@
-"""``resource_signal`` and ``resource_mark_unhealthy`` (engine spec §2.3–2.5,
-api.md §3.4, plugins.md §5).
+"""``resource_signal`` and ``resource_mark_unhealthy``, with Heat's
+checks and answers.
 
 A signal is checked at once (the resource exists and is stored, its
 action allows signals, an ``unset_hook`` names a hook that is set), then

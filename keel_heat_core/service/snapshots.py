@@ -1,5 +1,5 @@
-"""Stack snapshots: create, show, list, delete, restore (engine spec §2.2,
-§3.9, §5.3).
+"""Stack snapshots: create, show, list, delete, restore (docs/design/engine.md,
+"Snapshots").
 
 A snapshot is a ``SNAPSHOT`` traversal of the stack's current template
 whose traversal id is the snapshot id: every update node runs the
@@ -169,7 +169,7 @@ class SnapshotFinisher:
 
 
 def delete_all(db: Database, stack_id: str) -> None:
-    """Delete every snapshot of a stack (its rows; engine spec §3.9)."""
+    """Delete every snapshot of a stack (its rows)."""
     for snap in snapshot_repo.list_by_stack(db, stack_id, ADMIN):
         snapshot_repo.delete(db, snap.id, ADMIN)
 

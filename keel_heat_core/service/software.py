@@ -1,5 +1,5 @@
-"""Software configs and deployments of the engine API (engine spec §5.3,
-plugins.md §7, api.md §3.8–3.9).
+"""Software configs and deployments of the engine API, with Heat's
+arguments and answers.
 
 Configs are immutable rows of a project; deployments apply one config to
 one server and carry the values the server signals back. Whenever the
@@ -34,6 +34,7 @@ from keel_heat_core.db import software_config as config_repo
 from keel_heat_core.db import software_deployment as deployment_repo
 from keel_heat_core.db.database import Database
 from keel_heat_core.db.scope import Scope
+from keel_heat_core.rpc.engine_api import EngineAPI, forward
 from keel_heat_core.service import software_io, views
 from keel_heat_core.service.stack_api import scope_of
 
@@ -548,12 +549,10 @@ class LocalSoftwareRPC:
             deployment_id=deployment_id,
         )
 
-    def update_software_deployment(
-        self, ctxt: Any, deployment_id: str, **values: Any
-    ) -> Any:
-        return self._software.update_software_deployment(
-            ctxt, deployment_id, **values
-        )
+    update_software_deployment = forward(
+        EngineAPI.update_software_deployment,
+        lambda s: s._software.update_software_deployment,
+    )
 
     def signal_software_deployment(
         self,

@@ -1,5 +1,5 @@
-"""Stack lifecycle operations of the engine API (engine spec §2.2, §3.2,
-§3.8, §3.11).
+"""Stack lifecycle operations of the engine API (create, update, delete,
+actions, cancel, rollback; docs/design/engine.md).
 
 Everything runs synchronously inside the RPC call until the traversal is
 started (its leaves cast); the traversal then runs on every engine.
@@ -433,7 +433,8 @@ class StackAPI:
             self.stop_traversal(ctxt, stack)
 
     def stop_traversal(self, ctxt: Any, stack: r.StackRow) -> None:
-        """Fail the running action of a stack tree (§3.8)."""
+        """Fail the running action of a stack tree (cancel:
+        its children in progress first)."""
         for child in stack_repo.get_all_by_owner_id(self.db, stack.id):
             if child.status == r.IN_PROGRESS:
                 self.stop_traversal(ctxt, db_stores.stack_row(child))
@@ -491,7 +492,7 @@ class StackAPI:
             stored.parameters,
         )
 
-    # -- abandon and export (engine spec §3.9 layout) ---------------------
+    # -- abandon and export (Heat's abandon data layout) ------------------
 
     def export_stack(self, ctxt: Any, stack_identity: Any) -> dict[str, Any]:
         """The abandon data of a stack, leaving it in place."""

@@ -3,7 +3,7 @@
 At the creation of a root stack the engine, while the API call still
 holds the caller's token (sealed in the context's ``auth_handle``, see
 ``docs/design/context.md``), stores what later work on the stack
-authenticates with (engine spec §1.6): with ``deferred_auth_method =
+authenticates with (docs/design/context.md): with ``deferred_auth_method =
 trusts`` a trust from the caller to the ``[trustee]`` user, with
 ``password`` the caller's password (sealed in ``auth_key_handle``), both
 encrypted in ``user_creds``. Every traversal builds its client sessions

@@ -5,7 +5,7 @@ A template snippet is parsed into plain data in which every function call
 :class:`Function` object.  The walks here resolve, validate and collect the
 resource dependencies of such parsed snippets.
 
-Lifecycle of a function (see ``templates.md`` section 2.2):
+Lifecycle of a function, as in Heat:
 
 * construction (parse time) checks the shape of the arguments and raises
   ``ValueError``/``TypeError``/``KeyError``, which the parser turns into a

@@ -1,6 +1,6 @@
 """Stack validation in Heat's order, for the parts the template layer owns.
 
-Order (``templates.md`` section 1.4): template structure -> parameters ->
+Order (Heat's): template structure -> parameters ->
 parameter groups -> conditions -> resource definitions -> names used both
 as parameter and resource -> dependencies -> per-resource validation (the
 functions here, then whatever the engine adds through ``resource_hook``) ->

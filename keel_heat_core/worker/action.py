@@ -1,11 +1,11 @@
 """Driving one resource action: ``handle_<a>`` then ``check_<a>_complete``.
 
-The plugin contract (plugins.md §1.2): the handle is called once; its
-return value (the *cookie*) is passed to ``check_<a>_complete`` about
-once a second until it returns true. A ``PollDelay(n)`` raised by the
-check skips ``n - 1`` polls. A missing handle means nothing to do, a
-missing check means done after the handle. When a timeout or a cancel
-interrupts polling, ``handle_<a>_cancel(cookie)`` runs if defined.
+The plugin contract (docs/design/plugin-contract.md): the handle is called
+once; its return value (the *cookie*) is passed to ``check_<a>_complete`` about
+once a second until it returns true. A ``PollDelay(n)`` raised by the check
+skips ``n - 1`` polls. A missing handle means nothing to do, a missing check
+means done after the handle. When a timeout or a cancel interrupts polling,
+``handle_<a>_cancel(cookie)`` runs if defined.
 """
 
 from __future__ import annotations

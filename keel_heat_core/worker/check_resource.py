@@ -1,4 +1,4 @@
-"""Processing one traversal node: ``check_resource`` (engine spec §3.4).
+"""One traversal node: ``check_resource`` (docs/design/engine.md).
 
 :class:`CheckResource` is what the ``engine_worker`` endpoint calls for
 every cast. The node work is idempotent, so a node may be re-driven after
@@ -255,7 +255,7 @@ class CheckResource(NodeRecovery):
             return
         except ResourceActionFailed as exc:
             if stack.action == r.CHECK:
-                # CHECK keeps going; the stack fails at the end (§3.4 step 8)
+                # CHECK keeps going; the stack fails at the end, as Heat's
                 self._propagate(
                     ctxt, stack, graph, node, row, failure=str(exc)
                 )

@@ -1,4 +1,4 @@
-"""Starting a traversal: ``converge_stack`` (engine spec §3.2).
+"""Starting a traversal: ``converge_stack`` (docs/design/engine.md).
 
 Runs inside the API call on the engine that received it: switch the
 stack to the target template under the traversal CAS, choose or insert
@@ -178,7 +178,7 @@ def _cast_rest(
 
 
 def rollback(deps: WorkerDeps, ctxt: Any, stack: r.StackRow) -> str | None:
-    """Start a ROLLBACK traversal to the previous template (§3.11).
+    """Start a ROLLBACK traversal to the previous template.
 
     A failed CREATE has no previous template: it rolls back to an empty
     template of the same version.

@@ -1,7 +1,8 @@
 """Breakpoints: resources that pause at a hook until a signal clears it.
 
 An environment's ``resource_registry.resources.<name or glob>.hooks``
-names hooks (``pre-create`` … ``post-delete``, templates.md §5). When a
+names hooks (``pre-create`` … ``post-delete``, as in Heat's
+environments). When a
 node reaches a hook that is set for its resource, the resource records
 the event ``<ACTION> paused until Hook <hook> is cleared`` and the
 ``resource_data`` marker ``<hook> = "True"`` (Heat's format), and the

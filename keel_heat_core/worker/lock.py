@@ -1,6 +1,6 @@
 """The resource lock: ``(engine_id, atomic_key)`` on the resource row.
 
-Every locking write is one compare-and-swap (engine spec §3.6)::
+Every locking write is one compare-and-swap, as in Heat::
 
     UPDATE resource SET <values>, atomic_key = k + 1
      WHERE id = ? AND engine_id <=> <expected> AND atomic_key <=> k

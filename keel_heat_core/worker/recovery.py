@@ -117,7 +117,8 @@ class NodeRecovery:
             self._retrigger_latest(ctxt, stack.id, int(node.entity_id))
 
     def _stale(self, ctxt: Any, row: r.ResourceRow, stack: r.StackRow) -> None:
-        """A message of a superseded traversal (§3.4 step 3)."""
+        """A message of a superseded traversal: the row it replaced
+        is triggered again (docs/design/engine.md, "One node")."""
         if row.replaces is None:
             return
         latest = self._stack_with_graph(stack.id)

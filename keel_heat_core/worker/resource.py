@@ -1,8 +1,8 @@
 """One resource as a convergence worker drives it.
 
 :class:`ConvergenceResource` runs the create, update and delete of a
-traversal node (engine spec §3.4 steps 5–6) on a plugin object, under the
-resource lock (§3.6), writing the row state and an event on every change.
+traversal node (docs/design/engine.md, "One node") on a plugin object,
+under the resource lock, writing the row state and an event on every change.
 """
 
 from __future__ import annotations
@@ -437,7 +437,8 @@ class ConvergenceResource:
     def needs_replace(
         self, old_type: str | None, old_definition: Any = None
     ) -> bool:
-        """Replace instead of update (plugins.md §1.3 step 1, type change)."""
+        """Replace instead of update (a changed type, or a failed resource not
+        fixed in place; docs/design/plugin-contract.md, "Update decision")."""
         row = self.row
         if row.status == r.FAILED and not self._fixed_in_place():
             return True
@@ -647,7 +648,7 @@ class ConvergenceResource:
         cancel: threading.Event | None = None,
         interval: float = 1.0,
     ) -> None:
-        """SUSPEND, RESUME, CHECK or SNAPSHOT of one resource (§2.3)."""
+        """SUSPEND, RESUME, CHECK or SNAPSHOT of one resource."""
         row = self.row
         if action == r.CHECK and not hasattr(self.plugin, "handle_check"):
             if row.action != r.INIT:

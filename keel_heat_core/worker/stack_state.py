@@ -1,4 +1,5 @@
-"""Stack state changes a traversal makes (engine spec §2.2, §3.5, §3.10).
+"""Stack state changes a traversal makes (docs/design/engine.md,
+"Completion, failure, rollback, cancel").
 
 Every stack write of a traversal is guarded by its traversal id; a write
 that misses means a newer traversal owns the stack.

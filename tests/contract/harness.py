@@ -10,9 +10,7 @@ from keel_heat_api import app as api_app
 from keel_heat_api import opts
 from keel_heat_core.rpc.client import ALLOWED_EXMODS, EngineClient
 from keel_heat_core.rpc.engine_base import messaging
-from tests.contract.fake_engine import FakeEngine
-
-EXMODS = [*ALLOWED_EXMODS, "tests.contract.engine_errors"]
+from keel_heat_core.testing.fake_engine import serve
 
 
 class Harness:
@@ -35,16 +33,9 @@ class Harness:
             self.conf.set_override(name, value, group=group)
         # Each fake:// transport has its own exchanges: harnesses never meet.
         self.transport = messaging.get_rpc_transport(
-            self.conf, url="fake:/", allowed_remote_exmods=EXMODS
+            self.conf, url="fake:/", allowed_remote_exmods=ALLOWED_EXMODS
         )
-        self.engine = FakeEngine()
-        self.server = messaging.get_rpc_server(
-            self.transport,
-            messaging.Target(topic="engine", server="fake-engine"),
-            [self.engine],
-            executor="threading",
-        )
-        self.server.start()
+        self.engine, self.server = serve(self.transport)
         self.rpc = EngineClient(self.conf, transport=self.transport)
         self.app = api_app.setup_app(self.conf, rpc=self.rpc)
 

@@ -1,6 +1,6 @@
 """python-heatclient against the API over real HTTP (fake engine behind).
 
-Checks the client-visible conventions of clients.md §0: redirects
+Checks the client-visible conventions heatclient relies on: redirects
 followed by name, ids and links parsed, errors decoded.
 """
 

@@ -1,7 +1,8 @@
 """A database as Python Heat 27 leaves it, written with raw SQL.
 
-Built from the spec (engine.md §1, §3): JSON columns hold ``json.dumps``
-text, secrets are Fernet tokens of the spec's key derivation (made here
+Built from Heat 27's schema and formats (see docs/design/persistence.md):
+JSON columns hold ``json.dumps``
+text, secrets are Fernet tokens of Heat's key derivation (made here
 with the ``cryptography`` library, not with keel-heat), sync points are
 half filled with both key forms, and a legacy (convergence = 0) stack has
 its lock and its ``<name>*`` backup stack.
@@ -52,7 +53,8 @@ NOW = datetime.datetime(2026, 3, 1, 12, 0, 0)
 
 
 def heat_encrypt(value: str) -> str:
-    """A Fernet token as Heat 27 writes it (spec §1.5 key derivation)."""
+    """A Fernet token as Heat 27 writes it (the key, doubled when shorter
+    than 32 characters and cut to 32, base64-encoded as the Fernet key)."""
     raw = (KEY * 2 if len(KEY) < 32 else KEY)[:32].encode()
     token = fernet.Fernet(base64.b64encode(raw)).encrypt(value.encode())
     return token.decode()

@@ -91,7 +91,7 @@ def cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cloud]:
     conf = embedded_stubs.ports_config(directory)
     # Heat denies stacks:global_index to everybody by default, and
     # ``stack list --long`` asks for all projects: an operator lets
-    # admins do it (clients.md, Skyline), as this deployment does
+    # admins do it (Skyline's stack list needs it too), as this deployment does
     policy = directory / "policy.yaml"
     policy.write_text('"stacks:global_index": "role:admin"\n')
     conf.write_text(

@@ -1,6 +1,6 @@
 """``openstack orchestration ...`` and ``openstack software ...``
-commands of clients.md §1.4 against a running keel-heat-all, through the
-real OSC + heatclient."""
+commands (those python-openstackclient's Heat plugin offers) against a
+running keel-heat-all, through the real OSC + heatclient."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""``openstack stack ...`` commands of clients.md §1.4 against a running
-keel-heat-all: each runs as a subprocess of the real OSC + heatclient and
-its ``-f json``/``-f value`` answer is checked."""
+"""``openstack stack ...`` commands (python-openstackclient's Heat plugin)
+against a running keel-heat-all: each runs as a subprocess of the real OSC +
+heatclient and its ``-f json``/``-f value`` answer is checked."""
 
 from __future__ import annotations
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from keel_heat_api import errors, fault
+from keel_heat_core import exception as engine_errors
 from keel_heat_core.rpc.engine_base import messaging, rebuild_remote_error
-from tests.contract import engine_errors
 
 
 class StackValidationFailed(Exception):
@@ -17,7 +17,7 @@ class Custom(StackValidationFailed):
     """Unknown name: mapped through its first base, as Heat does."""
 
 
-# api.md §4.3: every class of Heat's exception module and its status
+# Heat's fault map: every class of Heat's exception module and its status
 # (the 500 fallbacks not listed; three of Heat's 500s are fixed here).
 EXPECTED = {
     400: "MissingCredentialError Invalid UserParameterMissing "

@@ -1,4 +1,4 @@
-"""The CFN app wired to :class:`FakeEngine` over oslo.messaging ``fake://``.
+"""The CFN app wired to the fake engine over oslo.messaging ``fake://``.
 
 Used by the unit tests (noauth mode, or the EC2 middleware with a fake
 Keystone session) and by the functional tests (real Keystone).
@@ -16,9 +16,11 @@ from oslo_config import cfg
 
 from keel_heat_api import cfn
 from keel_heat_core.rpc.client import ALLOWED_EXMODS, EngineClient
-from tests.unit.api_cfn.fake_engine import FakeEngine
+from keel_heat_core.testing.fake_engine import serve
 
 PROJECT = "tenant-1"
+#: the time of every engine write
+TIME = "2026-01-02T03:04:05Z"
 
 
 class CfnHarness:
@@ -52,14 +54,9 @@ class CfnHarness:
         self.transport = messaging.get_rpc_transport(
             self.conf, url="fake:/", allowed_remote_exmods=ALLOWED_EXMODS
         )
-        self.engine = FakeEngine()
-        self.server = messaging.get_rpc_server(
-            self.transport,
-            messaging.Target(topic="engine", server="fake-engine"),
-            [self.engine],
-            executor="threading",
-        )
-        self.server.start()
+        self.engine, self.server = serve(self.transport)
+        # the times the expected answers show
+        self.engine.clock = lambda: TIME
         self.rpc = EngineClient(self.conf, transport=self.transport)
         self._fetch: Callable[[str], bytes] = self._no_fetch
         self.app = cfn.setup_app(
@@ -83,9 +80,7 @@ class CfnHarness:
 
     def reset(self) -> None:
         """Forget stacks, calls, fetcher and later overrides (next test)."""
-        self.engine.stacks.clear()
-        self.engine.calls.clear()
-        self.engine.fail.clear()
+        self.engine.reset()
         self._fetch = self._no_fetch
         self.conf.reset()
         self._parse()

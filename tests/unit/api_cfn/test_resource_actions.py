@@ -54,14 +54,15 @@ def test_describe_stack_events_lists_events(cfn: CfnHarness) -> None:
         "Timestamp",
         "ResourceStatus",
     ]
-    engine_event = st["events"][0]
+    # the engine lists events newest first
+    engine_event = st["events"][-1]
     assert (
         first["EventId"]
         == engine_event["event_identity"]["path"].split("/")[-1]
     )
     assert first["StackId"] == _arn(st)
-    assert first["ResourceStatus"] == "CREATE_IN_PROGRESS"
-    assert first["LogicalResourceId"] == "A"
+    assert first["ResourceStatus"] == "CREATE_COMPLETE"
+    assert first["LogicalResourceId"] == "B"
 
 
 def test_describe_stack_events_with_properties(cfn: CfnHarness) -> None:

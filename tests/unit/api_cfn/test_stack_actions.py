@@ -280,6 +280,8 @@ def test_missing_stack_name_is_missing_parameter(cfn: CfnHarness) -> None:
 
 def test_cancel_update_stack(cfn: CfnHarness) -> None:
     st = cfn.engine.add_stack(PROJECT, "foo")
+    # the engine cancels an update in progress only
+    st["action"], st["status"] = "UPDATE", "IN_PROGRESS"
     resp = cfn.action("CancelUpdateStack", StackName="foo")
     assert resp.text == (
         "<CancelUpdateStackResponse><CancelUpdateStackResult/>"

@@ -1,4 +1,4 @@
-"""Encryption vectors built independently from the spec's derivation.
+"""Encryption vectors built independently, from Heat's key derivation.
 
 Ciphertexts are assembled here from primitives of the cryptography
 library (AES, HMAC, padding), not with :mod:`keel_heat_core.crypt`, so a
@@ -97,7 +97,7 @@ def test_ours_round_trip_and_is_a_fernet_token_of_the_derived_key(
     assert method == "cryptography_decrypt_v1"
     assert value is not None
     assert crypt.decrypt(method, value, key) == "my trust"
-    # What we write verifies and decrypts under the spec's key derivation.
+    # What we write verifies and decrypts under Heat's key derivation.
     raw = base64.urlsafe_b64decode(value)
     key_bytes = (key * 2 if len(key) < 32 else key)[:32].encode()
     mac = hmac.HMAC(key_bytes[:16], hashes.SHA256())

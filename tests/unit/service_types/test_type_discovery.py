@@ -1,7 +1,7 @@
 """The engine's resource-type calls over the installed packs.
 
 Expected listings come from Heat 27 (``resource_types_listed.json``, cut
-from the spec's ``resource_types.json`` for the types our packs ship):
+from Heat 27.0.1's answers for the types our packs ship):
 whether a member and an admin see each type in ``GET /resource_types``.
 """
 

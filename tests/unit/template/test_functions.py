@@ -1,4 +1,4 @@
-"""Intrinsic functions: results and Heat's error texts (templates.md)."""
+"""Intrinsic functions: results and Heat's error texts."""
 
 from __future__ import annotations
 

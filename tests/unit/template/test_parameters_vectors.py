@@ -1,7 +1,7 @@
 """The parameter vectors of Heat 27.0.1, through the parameter layer.
 
-Each vector of kind ``parameter`` (copied from the spec's
-``function_vectors.jsonl`` into ``data/parameter_vectors.jsonl``) is a
+Each vector of kind ``parameter`` (recorded from Heat 27.0.1
+into ``data/parameter_vectors.jsonl``) is a
 stack-create body.  Until the engine path exists, these tests run the
 template's parameters section through :mod:`parameter_schema` and
 :mod:`parameters` the way stack validation does, and compare validity,

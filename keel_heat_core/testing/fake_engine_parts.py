@@ -1,17 +1,21 @@
 """Resource, event, snapshot, discovery and software calls of the fake
-engine (see :mod:`tests.contract.fake_engine`)."""
+engine (see :mod:`keel_heat_core.testing.fake_engine`)."""
 
 from __future__ import annotations
 
+import copy
 import uuid
-from datetime import UTC, datetime
+from collections.abc import Callable
 from typing import Any
 
-from tests.contract import engine_errors as exc
+from keel_heat_core import exception as exc
+
+CFN_VERSIONS = ("AWSTemplateFormatVersion", "HeatTemplateFormatVersion")
 
 
-def now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+def is_cfn(template: Any) -> bool:
+    """Whether a template is in the CFN format."""
+    return any(key in (template or {}) for key in CFN_VERSIONS)
 
 
 TEMPLATE_VERSIONS = [
@@ -31,6 +35,8 @@ TEMPLATE_VERSIONS = [
         "aliases": ["heat_template_version.wallaby"],
     },
 ]
+#: types whose resources refuse signals
+NOT_SIGNALLED = ("OS::Heat::RandomString",)
 RESOURCE_TYPES = [
     "OS::Heat::None",
     "OS::Heat::RandomString",
@@ -39,12 +45,30 @@ RESOURCE_TYPES = [
 ]
 
 
+def _cfn_parameter(name: str, decl: Any) -> dict[str, Any]:
+    shown = {
+        "Type": decl.get("Type", "String"),
+        "NoEcho": str(decl.get("NoEcho", "false")).lower(),
+        "Description": decl.get("Description", ""),
+        "Label": name,
+    }
+    if "Default" in decl:
+        shown["Default"] = decl["Default"]
+    return shown
+
+
 class StackParts:
     """Calls on one stack's parts."""
 
     stacks: dict[str, dict[str, Any]]
+    clock: Callable[[], str]
 
-    def _get(self, ctxt: Any, identity: Any) -> Any:
+    def _get(
+        self, ctxt: Any, identity: Any, show_deleted: bool = False
+    ) -> Any:
+        raise NotImplementedError
+
+    def _project_stacks(self, ctxt: Any, show_deleted: bool) -> list[Any]:
         raise NotImplementedError
 
     def _ident(self, st: Any, path: str = "") -> Any:
@@ -114,9 +138,10 @@ class StackParts:
     ) -> None:
         st = self._get(ctxt, stack_identity)
         state = f"{st['action']}_{st['status']}"
-        raise exc.NotSupported(
-            feature=f"Cancelling update when stack is {state}"
-        )
+        if state != "UPDATE_IN_PROGRESS":  # only an update is cancelled
+            raise exc.NotSupported(
+                feature=f"Cancelling update when stack is {state}"
+            )
 
     def list_outputs(self, ctxt: Any, stack_identity: Any) -> Any:
         outputs = self._outputs(self._get(ctxt, stack_identity))
@@ -131,9 +156,7 @@ class StackParts:
         for out in self._outputs(self._get(ctxt, stack_identity)):
             if out["output_key"] == output_key:
                 return out
-        raise exc.NotFound(
-            message=f"Specified output key {output_key} not found."
-        )
+        raise exc.NotFound(f"Specified output key {output_key} not found.")
 
     def _resource(self, st: Any, name: str, detail: bool) -> Any:
         res = st["resources"].get(name)
@@ -155,11 +178,30 @@ class StackParts:
             "stack_name": st["name"],
             "required_by": [],
         }
+        info["description"] = ""
         if detail:
-            info["description"] = ""
             info["attributes"] = {"value": None}
-        info["metadata"] = res["metadata"]
+        info["metadata"] = copy.deepcopy(res["metadata"])
         return info
+
+    def find_physical_resource(
+        self, ctxt: Any, physical_resource_id: str
+    ) -> Any:
+        for st in self.stacks.values():
+            for name, res in st["resources"].items():
+                if res["physical_id"] == physical_resource_id:
+                    return self._ident(st, f"/resources/{name}")
+        raise exc.EntityNotFound(entity="Resource", name=physical_resource_id)
+
+    def describe_stack_resources(
+        self, ctxt: Any, stack_identity: Any, resource_name: str | None
+    ) -> Any:
+        st = self._get(ctxt, stack_identity)
+        return [
+            self._resource(st, name, True)
+            for name in st["resources"]
+            if resource_name in (None, name)
+        ]
 
     def list_stack_resources(
         self,
@@ -195,11 +237,20 @@ class StackParts:
         resource_name: str,
         details: Any,
         sync_call: bool = False,
-    ) -> None:
+    ) -> Any:
         st = self._get(ctxt, stack_identity)
         res = self._resource(st, resource_name, False)
-        if res["resource_type"] == "OS::Heat::RandomString":
+        if res["resource_type"] in NOT_SIGNALLED:
             raise exc.ResourceActionNotSupported(action="signal")
+        # a wait condition handle keeps each signal under its UniqueId
+        metadata = st["resources"][resource_name]["metadata"]
+        if isinstance(details, dict) and "UniqueId" in details:
+            metadata[details["UniqueId"]] = {
+                "status": details.get("Status"),
+                "reason": details.get("Reason"),
+                "data": details.get("Data"),
+            }
+        return copy.deepcopy(metadata) if sync_call else None
 
     def resource_mark_unhealthy(
         self,
@@ -230,12 +281,17 @@ class StackParts:
         sort_dir: Any = None,
         nested_depth: Any = None,
     ) -> Any:
-        events = list(self._get(ctxt, stack_identity)["events"])
+        if stack_identity is None:  # the events of every stack
+            stacks = self._project_stacks(ctxt, False)
+        else:
+            stacks = [self._get(ctxt, stack_identity)]
+        events = [copy.deepcopy(e) for st in stacks for e in st["events"]]
         filters = dict(filters or {})
         uuid_ = filters.pop("uuid", None)
         if uuid_:
+            # one event is shown with its resource's properties
             events = [
-                e
+                {"resource_properties": {}, **e}
                 for e in events
                 if e["event_identity"]["path"].endswith("/" + uuid_)
             ]
@@ -263,7 +319,7 @@ class StackParts:
             "status": "COMPLETE",
             "status_reason": "",
             "data": self._abandon_data(st),
-            "creation_time": now(),
+            "creation_time": self.clock(),
         }
         st["snapshots"][snap["id"]] = snap
         return snap
@@ -312,7 +368,7 @@ class DiscoveryAndSoftware(StackParts):
         known |= {a for v in TEMPLATE_VERSIONS for a in v["aliases"]}
         if template_version not in known:
             raise exc.NotFound(
-                message=(f"Template with version {template_version} not found")
+                f"Template with version {template_version} not found"
             )
         funcs = [
             {
@@ -407,6 +463,19 @@ class DiscoveryAndSoftware(StackParts):
         show_nested: bool = False,
         ignorable_errors: Any = None,
     ) -> Any:
+        if is_cfn(template):
+            if "Resources" not in template:
+                return {"Error": "Template has no Resources section"}
+            return {
+                "Description": template.get("Description", "No description"),
+                "Parameters": {
+                    name: _cfn_parameter(name, decl)
+                    for name, decl in (
+                        template.get("Parameters") or {}
+                    ).items()
+                },
+                "Environment": {"parameters": {}, "resource_registry": {}},
+            }
         for name, res in (template.get("resources") or {}).items():
             if not isinstance(res, dict) or "type" not in res:
                 return {"Error": f'Resource {name} is missing "type"'}
@@ -424,6 +493,33 @@ class DiscoveryAndSoftware(StackParts):
             "Parameters": parameters,
             "Environment": params or {},
         }
+
+    def authenticated_to_backend(self, ctxt: Any) -> bool:
+        return True
+
+    def migrate_convergence_1(self, ctxt: Any, stack_id: str) -> None:
+        # every stack here is a convergence stack already
+        if stack_id not in self.stacks:
+            raise exc.EntityNotFound(entity="Stack", name=stack_id)
+
+    def check_software_deployment(
+        self, ctxt: Any, deployment_id: str, timeout: float
+    ) -> Any:
+        return self._deployment(deployment_id)
+
+    def signal_software_deployment(
+        self,
+        ctxt: Any,
+        deployment_id: str,
+        details: Any,
+        updated_at: str | None = None,
+    ) -> Any:
+        sd = self._deployment(deployment_id)
+        if sd["status"] != "IN_PROGRESS":
+            return None
+        sd["output_values"] = dict(details or {})
+        sd["status"], sd["status_reason"] = "COMPLETE", "Outputs received"
+        return f"deployment {deployment_id} succeeded"
 
     def get_revision(self, ctxt: Any) -> str:
         return "fake-engine-revision"
@@ -449,7 +545,7 @@ class DiscoveryAndSoftware(StackParts):
 
     def create_software_config(
         self,
-        cnxt: Any,
+        ctxt: Any,
         group: Any,
         name: Any,
         config: Any,
@@ -461,30 +557,30 @@ class DiscoveryAndSoftware(StackParts):
             "id": str(uuid.uuid4()),
             "name": name,
             "group": group,
-            "creation_time": now(),
+            "creation_time": self.clock(),
             "config": config,
             "inputs": list(inputs),
             "outputs": list(outputs),
             "options": options,
-            "project": cnxt.get("project_id"),
+            "project": ctxt.get("project_id"),
         }
         self.configs[sc["id"]] = sc
         return {k: v for k, v in sc.items() if k != "project"}
 
-    def _config(self, cnxt: Any, config_id: str) -> Any:
+    def _config(self, ctxt: Any, config_id: str) -> Any:
         sc = self.configs.get(config_id)
-        if sc is None or sc["project"] != cnxt.get("project_id"):
+        if sc is None or sc["project"] != ctxt.get("project_id"):
             raise exc.NotFound(
-                message=f"Software config with id {config_id} not found"
+                f"Software config with id {config_id} not found"
             )
         return sc
 
-    def show_software_config(self, cnxt: Any, config_id: str) -> Any:
-        sc = self._config(cnxt, config_id)
+    def show_software_config(self, ctxt: Any, config_id: str) -> Any:
+        sc = self._config(ctxt, config_id)
         return {k: v for k, v in sc.items() if k != "project"}
 
     def list_software_configs(
-        self, cnxt: Any, limit: Any = None, marker: Any = None
+        self, ctxt: Any, limit: Any = None, marker: Any = None
     ) -> Any:
         items = [
             {
@@ -494,12 +590,12 @@ class DiscoveryAndSoftware(StackParts):
                 "creation_time": c["creation_time"],
             }
             for c in self.configs.values()
-            if c["project"] == cnxt.get("project_id")
+            if c["project"] == ctxt.get("project_id")
         ]
         return items[: int(limit)] if limit is not None else items
 
-    def delete_software_config(self, cnxt: Any, config_id: str) -> None:
-        self._config(cnxt, config_id)
+    def delete_software_config(self, ctxt: Any, config_id: str) -> None:
+        self._config(ctxt, config_id)
         if any(d["config_id"] == config_id for d in self.deployments.values()):
             raise exc.InvalidRestrictedAction(
                 message=(
@@ -511,7 +607,7 @@ class DiscoveryAndSoftware(StackParts):
 
     def create_software_deployment(
         self,
-        cnxt: Any,
+        ctxt: Any,
         server_id: Any,
         config_id: Any = None,
         input_values: Any = None,
@@ -521,7 +617,7 @@ class DiscoveryAndSoftware(StackParts):
         stack_user_project_id: Any = None,
         deployment_id: Any = None,
     ) -> Any:
-        self._config(cnxt, config_id)
+        self._config(ctxt, config_id)
         sd = {
             "id": deployment_id or str(uuid.uuid4()),
             "server_id": server_id,
@@ -531,23 +627,21 @@ class DiscoveryAndSoftware(StackParts):
             "status": status,
             "status_reason": status_reason,
             "config_id": config_id,
-            "creation_time": now(),
+            "creation_time": self.clock(),
         }
         self.deployments[sd["id"]] = sd
         return sd
 
     def _deployment(self, deployment_id: str) -> Any:
         if deployment_id not in self.deployments:
-            raise exc.NotFound(
-                message=(f"Deployment with id {deployment_id} not found")
-            )
+            raise exc.NotFound(f"Deployment with id {deployment_id} not found")
         return self.deployments[deployment_id]
 
-    def show_software_deployment(self, cnxt: Any, deployment_id: str) -> Any:
+    def show_software_deployment(self, ctxt: Any, deployment_id: str) -> Any:
         return self._deployment(deployment_id)
 
     def list_software_deployments(
-        self, cnxt: Any, server_id: Any = None
+        self, ctxt: Any, server_id: Any = None
     ) -> Any:
         return [
             d
@@ -555,7 +649,7 @@ class DiscoveryAndSoftware(StackParts):
             if server_id is None or d["server_id"] == server_id
         ]
 
-    def metadata_software_deployments(self, cnxt: Any, server_id: Any) -> Any:
+    def metadata_software_deployments(self, ctxt: Any, server_id: Any) -> Any:
         return [
             self.configs[d["config_id"]] | {"id": d["id"]}
             for d in self.deployments.values()
@@ -564,18 +658,31 @@ class DiscoveryAndSoftware(StackParts):
 
     def update_software_deployment(
         self,
-        cnxt: Any,
+        ctxt: Any,
         deployment_id: str,
-        updated_at: Any = None,
-        **values: Any,
+        config_id: str | None = None,
+        input_values: Any = None,
+        output_values: Any = None,
+        action: str | None = None,
+        status: str | None = None,
+        status_reason: str | None = None,
+        updated_at: str | None = None,
     ) -> Any:
+        values = {
+            "config_id": config_id,
+            "input_values": input_values,
+            "output_values": output_values,
+            "action": action,
+            "status": status,
+            "status_reason": status_reason,
+        }
         sd = self._deployment(deployment_id)
         sd.update({k: v for k, v in values.items() if v is not None})
-        sd["updated_time"] = now()
+        sd["updated_time"] = self.clock()
         return sd
 
     def delete_software_deployment(
-        self, cnxt: Any, deployment_id: str
+        self, ctxt: Any, deployment_id: str
     ) -> None:
         self._deployment(deployment_id)
         del self.deployments[deployment_id]
