@@ -22,6 +22,8 @@ import oslo_messaging
 from cryptography.fernet import Fernet, InvalidToken
 from oslo_context import context as oslo_context
 
+from keel_heat_core import profiling
+
 #: Context keys that must never be serialised onto the bus.
 SECRET_KEYS = frozenset(
     {"auth_token", "auth_token_info", "password", "aws_creds", "service_token"}
@@ -159,13 +161,20 @@ class BusContextSerializer(oslo_messaging.Serializer):  # type: ignore[misc]
 
     def serialize_context(self, ctxt: Any) -> dict[str, Any]:
         if isinstance(ctxt, RequestContext):
-            return ctxt.to_bus_dict()
-        if isinstance(ctxt, Mapping):
-            return {k: v for k, v in ctxt.items() if k not in SECRET_KEYS}
-        return RequestContext.from_dict(ctxt.to_dict()).to_bus_dict()  # type: ignore[no-any-return]
+            out: dict[str, Any] = ctxt.to_bus_dict()
+        elif isinstance(ctxt, Mapping):
+            out = {k: v for k, v in ctxt.items() if k not in SECRET_KEYS}
+        else:
+            out = RequestContext.from_dict(ctxt.to_dict()).to_bus_dict()
+        trace = profiling.outgoing()
+        if trace is not None:
+            out[profiling.CONTEXT_KEY] = trace
+        return out
 
     def deserialize_context(self, ctxt: Mapping[str, Any]) -> RequestContext:
-        return RequestContext.from_dict(ctxt)  # type: ignore[no-any-return]
+        values = dict(ctxt)
+        profiling.incoming(values.pop(profiling.CONTEXT_KEY, None))
+        return RequestContext.from_dict(values)  # type: ignore[no-any-return]
 
 
 def _handle_key(secret: str) -> bytes:

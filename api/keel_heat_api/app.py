@@ -21,6 +21,7 @@ from keel_heat_api.fault import FaultWrapper, WSGIApp
 from keel_heat_api.healthcheck import Healthcheck
 from keel_heat_api.root import RootController
 from keel_heat_api.versions import VersionNegotiation
+from keel_heat_core import profiling
 from keel_heat_core.policies.enforcer import Enforcer
 from keel_heat_core.rpc.client import EngineClient
 
@@ -103,6 +104,7 @@ def setup_app(
         app, enforcer, getattr(conf, "auth_encryption_key", None)
     )
     app = _auth(app, conf)
+    app = profiling.wsgi(app, conf)
     app = VersionNegotiation(app)
     app = http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf)
     app = FaultWrapper(app, lambda: bool(conf.debug))

@@ -13,7 +13,7 @@ from oslo_log import log as logging
 from keel_heat_api import app as api_app
 from keel_heat_api.fault import WSGIApp
 from keel_heat_api.wsgi_config import DEFAULT_CONFIG, config_files
-from keel_heat_core import heap
+from keel_heat_core import heap, profiling
 
 __all__ = ["DEFAULT_CONFIG", "application", "init_application"]
 
@@ -32,6 +32,7 @@ def init_application() -> WSGIApp:
         default_config_files=config_files(),
     )
     logging.setup(conf, "keel-heat-api")
+    profiling.setup(conf, "api")
     return api_app.setup_app(conf)
 
 

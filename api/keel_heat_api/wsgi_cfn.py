@@ -14,7 +14,7 @@ from oslo_log import log as logging
 from keel_heat_api import cfn
 from keel_heat_api.fault import WSGIApp
 from keel_heat_api.wsgi_config import config_files
-from keel_heat_core import heap
+from keel_heat_core import heap, profiling
 
 PROG = "keel-heat-api-cfn"
 
@@ -31,6 +31,7 @@ def init_application() -> WSGIApp:
         default_config_files=config_files(),
     )
     logging.setup(conf, PROG)
+    profiling.setup(conf, "api-cfn")
     return cfn.setup_app(conf)
 
 

@@ -18,7 +18,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 
-from keel_heat_core import heap, plugins
+from keel_heat_core import heap, plugins, profiling, reports
 from keel_heat_core.cmd import prepare_conf
 from keel_heat_core.cmd.engine_service import (
     EngineServiceFactory,
@@ -223,6 +223,8 @@ def main(
         plugins.load_plugins(conf)
         factory = factory or load_engine_factory()
         sync_embedded_database(conf)
+        reports.setup(conf)
+        profiling.setup(conf, "all")
         run(conf, factory)
     except Exception as exc:
         return refuse(PROG, exc, conf)

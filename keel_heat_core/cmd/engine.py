@@ -15,7 +15,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 
-from keel_heat_core import heap, plugins
+from keel_heat_core import heap, plugins, profiling, reports
 from keel_heat_core.cmd import prepare_conf
 from keel_heat_core.cmd.engine_service import (
     EngineService,
@@ -126,6 +126,8 @@ def main(
             check_database(conf)
     except Exception as exc:
         return refuse(PROG, exc, conf)
+    reports.setup(conf)
+    profiling.setup(conf, "engine")
     LOG.info("%s starting %d workers", PROG, worker_count(conf))
     build_manager(conf, factory).run()
     return 0

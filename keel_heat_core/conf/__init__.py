@@ -18,7 +18,7 @@ import oslo_messaging
 from oslo_config import cfg
 from oslo_log import log as logging
 
-from keel_heat_core.conf import database, identity, trustee
+from keel_heat_core.conf import database, diagnostics, identity, trustee
 
 #: Added to oslo.log's ``default_log_levels``: Alembic announces each of
 #: its autogenerate plugins at INFO, seven lines at every start of the
@@ -123,3 +123,4 @@ def register_opts(conf: cfg.ConfigOpts) -> None:
     database.register(conf)
     trustee.register(conf)
     identity.register_opts(conf)
+    diagnostics.register(conf)

@@ -19,16 +19,18 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, ParamSpec, TypeVar
 
+import sqlalchemy
 from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import engines
+from osprofiler import sqlalchemy as profiler_sqlalchemy
 from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool.base import reset_none
 
-from keel_heat_core import crypt
+from keel_heat_core import crypt, profiling
 from keel_heat_core.db.commit_runs import CommitRuns
 
 P = ParamSpec("P")
@@ -101,7 +103,7 @@ class Database:
         opts = conf.database
         if not opts.connection:
             raise ValueError("[database] connection is not set")
-        return cls(
+        db = cls(
             opts.connection,
             encryption_key=conf.auth_encryption_key,
             mysql_sql_mode=opts.mysql_sql_mode,
@@ -113,6 +115,8 @@ class Database:
             retry_interval=opts.retry_interval,
             sqlite_synchronous=opts.sqlite_synchronous,
         )
+        trace_statements(db, conf)
+        return db
 
     @property
     def dialect(self) -> str:
@@ -341,3 +345,10 @@ def retry_on_duplicate(func: Callable[P, R]) -> Callable[P, R]:
         exception_checker=_is_duplicate,
     )(func)
     return wrapped
+
+
+def trace_statements(db: Database, conf: Any) -> None:
+    """With ``[profiler] trace_sqlalchemy``, each statement of ``db`` is
+    a ``db`` span of the trace of the request it serves."""
+    if profiling.enabled(conf) and conf.profiler.trace_sqlalchemy:
+        profiler_sqlalchemy.add_tracing(sqlalchemy, db.engine, "db")

@@ -10,7 +10,7 @@ from oslo_log import log as logging
 
 from keel_heat_core.db import raw_template as template_repo
 from keel_heat_core.db import stack_tag as stack_tag_repo
-from keel_heat_core.db.database import Database
+from keel_heat_core.db.database import Database, trace_statements
 from keel_heat_core.model import rows as r
 from keel_heat_core.service import db_stores
 from keel_heat_core.service.notifications import StackNotifier
@@ -76,6 +76,7 @@ class DatabaseBackend:
                 conf.database.connection,
                 _opt(conf, "auth_encryption_key", None),
             )
+            trace_statements(db, conf)
         self.db = db
         self.stacks = db_stores.DbStackStore(db)
         self.resources = db_stores.DbResourceStore(

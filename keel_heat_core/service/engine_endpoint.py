@@ -13,7 +13,7 @@ from typing import Any
 
 import oslo_messaging
 
-from keel_heat_core import exception
+from keel_heat_core import exception, profiling
 from keel_heat_core.db import service as service_repo
 from keel_heat_core.model import rows as r
 from keel_heat_core.rpc.engine_api import EngineAPI, forward
@@ -33,6 +33,7 @@ from keel_heat_core.template import versions
 REVISION = "keel-heat"
 
 
+@profiling.traced("rpc")
 class EngineEndpoint(EngineAPI):
     """The engine API endpoint of one engine process.
 

@@ -29,6 +29,7 @@ from keel_heat_api.context import ContextMiddleware, NoAuthMiddleware
 from keel_heat_api.fault import WSGIApp
 from keel_heat_api.healthcheck import Healthcheck
 from keel_heat_api.versions import VersionNegotiation
+from keel_heat_core import profiling
 from keel_heat_core.conf import identity as identity_conf
 from keel_heat_core.policies.enforcer import Enforcer
 from keel_heat_core.rpc.client import EngineClient
@@ -98,6 +99,7 @@ def setup_app(
         app, enforcer, getattr(conf, "auth_encryption_key", None)
     )
     app = _auth(app, conf, ec2_session)
+    app = profiling.wsgi(app, conf)
     app = VersionNegotiation(app)
     app = http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf)
     app = request_id.RequestId(app)
