@@ -160,8 +160,12 @@ def test_create_show_update_delete(cloud: Cloud) -> None:
     api.delete_stack(cloud.ctxt, ident)
     wait_state(cloud, ident, "DELETE_COMPLETE")
     assert rows(cloud, ident) == {}
+    # by id a deleted stack is still shown, DELETE_COMPLETE (as Heat)
+    (gone,) = api.show_stack(cloud.ctxt, ident)
+    assert (gone["stack_action"], gone["stack_status"]) == ("DELETE", "COMPLETE")
+    assert gone["deletion_time"] is not None
     with pytest.raises(exception.EntityNotFound):
-        api.show_stack(cloud.ctxt, ident)
+        api.identify_stack(cloud.ctxt, ident["stack_name"])
 
 
 def test_failed_create_rolls_back(cloud: Cloud) -> None:

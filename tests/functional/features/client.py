@@ -119,3 +119,16 @@ class Stacks:
         child_id: str = wait_for(child, what=f"{name}'s child stack")
         shown = self.show(child_id)
         return f"{shown['stack_name']}/{shown['id']}"
+
+
+def deleted(cloud: Cloud, stack: str) -> bool:
+    """Whether ``GET /stacks/<stack>`` finds the stack deleted.
+
+    As in Heat, a deleted stack is still shown by id, DELETE_COMPLETE
+    (a lookup answers 404 only for an id never seen, or once purged).
+    """
+    status, body = cloud.request("GET", f"/stacks/{stack}")
+    if status == 404:
+        return True
+    assert status == 200, body
+    return bool(body["stack"]["stack_status"] == "DELETE_COMPLETE")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from tests.functional.features.client import Stacks
+from tests.functional.features.client import Stacks, deleted
 from tests.functional.software.harness import Cloud, wait_for
 
 PLAIN = yaml.safe_load(
@@ -70,7 +70,7 @@ def test_create_adopts_the_external_resource(cloud: Cloud, stacks: Stacks):
     assert len(_reasons(stacks, ident)) == 4
     stacks.delete(ident)
     wait_for(
-        lambda: cloud.request("GET", f"/stacks/{ident}")[0] == 404,
+        lambda: deleted(cloud, ident),
         what="the stack to be deleted",
     )
 

@@ -5,7 +5,7 @@ path in a rolling update (Heat's ``test_template_resource`` and
 
 from __future__ import annotations
 
-from tests.functional.features.client import Stacks
+from tests.functional.features.client import Stacks, deleted
 from tests.functional.software.harness import Cloud, wait_for
 
 FACADE_PARENT = """
@@ -143,7 +143,7 @@ def test_a_provider_using_resource_facade_deletes(cloud: Cloud):
     assert shown["outputs"][0]["output_value"] == "bar"
     stacks.delete(ident)
     wait_for(
-        lambda: cloud.request("GET", f"/stacks/{ident}")[0] == 404,
+        lambda: deleted(cloud, ident),
         timeout=60,
         what="the stack and its child to be deleted",
     )

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.functional.features.client import Stacks
+from tests.functional.features.client import Stacks, deleted
 from tests.functional.software.harness import Cloud, wait_for
 
 HIDDEN = (
@@ -110,7 +110,7 @@ def test_templates_using_hidden_types_create_and_delete(
     assert stacks.resource(ident, "restarter")["physical_resource_id"]
     stacks.delete(ident)
     wait_for(
-        lambda: cloud.request("GET", f"/stacks/{ident}")[0] == 404,
+        lambda: deleted(cloud, ident),
         what="the stack to be deleted",
     )
 

@@ -19,7 +19,7 @@ import yaml
 
 from keel_heat_core.service.db_backend import DatabaseBackend
 from keel_heat_core.service.engine import EngineService
-from tests.functional.features.client import Stacks
+from tests.functional.features.client import Stacks, deleted
 from tests.functional.software.harness import Cloud, wait_for
 
 CHAIN = {
@@ -250,17 +250,13 @@ def test_post_create_pre_and_post_delete(cloud: Cloud, stacks: Stacks):
     )
     assert stacks.status(ident) == "DELETE_IN_PROGRESS"
     # no waiting for the "cleared" event here: the stack may be gone
-    # (404) before a poll of its events sees it
+    # (DELETE_COMPLETE) before a poll of its events sees it
     status, body = stacks.signal(
         ident, "foo_step2", {"unset_hook": "post-delete"}
     )
     assert status == 200, body
 
-    def gone() -> bool:
-        status, _ = cloud.request("GET", f"/stacks/{ident}")
-        return status == 404
-
-    wait_for(gone, what="the stack to be deleted")
+    wait_for(lambda: deleted(cloud, ident), what="the stack to be deleted")
 
 
 def test_pause_outlives_its_engine(cloud: Cloud, stacks: Stacks):

@@ -13,6 +13,7 @@ import json
 import uuid
 from typing import Any
 
+from tests.functional.features.client import deleted
 from tests.functional.software.harness import Cloud, wait_for
 
 
@@ -127,5 +128,4 @@ def test_new_root_update_preempts_the_nested_update(cloud: Cloud):
     assert status == 200, body
     assert body["resources"] == []
     # the innermost stack went with its resource
-    status, _ = cloud.request("GET", f"/stacks/{delay_ident}")
-    assert status == 404
+    assert deleted(cloud, delay_ident)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.functional.features.client import Stacks
+from tests.functional.features.client import Stacks, deleted
 from tests.functional.software.harness import Cloud, wait_for
 
 TEMPLATE = """
@@ -122,7 +122,7 @@ def test_create_update_suspend_resume_delete(cloud: Cloud, stacks: Stacks):
 
     stacks.delete(ident)
     wait_for(
-        lambda: cloud.request("GET", f"/stacks/{remote_ident}")[0] == 404,
+        lambda: deleted(cloud, remote_ident),
         what="the remote stack to be deleted with its parent",
     )
 
