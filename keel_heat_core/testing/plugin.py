@@ -7,7 +7,8 @@ Use them from a pack's ``conftest.py``::
 or load the module as a plugin (``-p keel_heat_core.testing.plugin``).
 Fixtures: ``heat_context`` (a fake request context), ``heat_stack`` (a
 fake stack facade), ``engine_rpc`` (the in-memory engine that stack's
-``rpc_client()`` gives), ``resource_driver`` (runs lifecycle actions like the engine) and
+``rpc_client()`` gives), ``resource_driver`` (runs lifecycle actions like
+the engine) and
 ``generic_resources`` (Heat's generic test types by registry name),
 ``fake_keystone`` (stack-domain Keystone and heat endpoint fakes) and
 ``heat_cloud`` (the real engine and native API in the test process, see
@@ -67,9 +68,7 @@ def engine_rpc() -> FakeEngine:
 
 
 @pytest.fixture
-def heat_stack(
-    heat_context: FakeContext, engine_rpc: FakeEngine
-) -> FakeStack:
+def heat_stack(heat_context: FakeContext, engine_rpc: FakeEngine) -> FakeStack:
     """A stack facade named ``test_stack``."""
     return FakeStack(context=heat_context, rpc=engine_rpc)
 
