@@ -37,7 +37,10 @@ from typing import Any
 import oslo_messaging as messaging
 
 from keel_heat_core import exception
+from keel_heat_core.model import rows as r
 from keel_heat_core.rpc.engine_api import EngineAPI, arguments_by_name
+from keel_heat_core.service import views
+from keel_heat_core.service.views import TIME_FORMAT
 from keel_heat_core.testing.fake_engine_parts import (
     DiscoveryAndSoftware,
     caller,
@@ -59,7 +62,11 @@ ENV_SECTIONS = (
 
 def now() -> str:
     """The time as the engine writes it."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime(TIME_FORMAT)
+
+
+def _time(text: str | None) -> datetime | None:
+    return None if text is None else datetime.strptime(text, TIME_FORMAT)
 
 
 def _parameters(params: Any) -> dict[str, Any]:
@@ -350,26 +357,31 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
         self._load_template(st, template)
         return st
 
-    def summary(self, st: dict[str, Any]) -> dict[str, Any]:
-        """A stack as ``list_stacks`` gives it (no description: Heat
-        lists stacks from their rows, not their templates)."""
-        return {
-            "stack_identity": self.ident(st),
-            "updated_time": st["updated"],
-            "stack_status_reason": st["reason"],
-            "stack_name": st["name"],
-            "stack_action": st["action"],
-            "stack_status": st["status"],
-            "creation_time": st["created"],
-            "deletion_time": st["deleted"],
-            "description": "",
-            "stack_owner": "demo",
-            "parent": None,
-            "stack_user_project_id": st["stack_user_project_id"],
-            "tags": st["tags"],
-        }
+    def row(self, st: dict[str, Any]) -> r.StackRow:
+        """The stack as the engine's row, for the engine's views."""
+        return r.StackRow(
+            id=st["id"],
+            name=st["name"],
+            action=st["action"],
+            status=st["status"],
+            status_reason=st["reason"],
+            raw_template_id=0,
+            current_traversal="",
+            disable_rollback=st["disable_rollback"],
+            timeout=st["timeout"],
+            tenant=st["tenant"],
+            stack_user_project_id=st["stack_user_project_id"],
+            username="demo",
+            created_at=_time(st["created"]),
+            updated_at=_time(st["updated"]),
+            deleted_at=_time(st["deleted"]),
+        )
 
-    def _pseudo_parameters(self, st: dict[str, Any]) -> dict[str, str]:
+    def summary(self, st: dict[str, Any]) -> dict[str, Any]:
+        """A stack as ``list_stacks`` gives it."""
+        return views.stack_summary(self.row(st), st["tags"])
+
+    def pseudo_parameters(self, st: dict[str, Any]) -> dict[str, str]:
         if is_cfn(st["template"]):
             arn = (
                 f"arn:openstack:heat::{st['tenant']}:stacks/"
@@ -385,6 +397,8 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
     def _show_info(
         self, st: dict[str, Any], resolve_outputs: bool
     ) -> dict[str, Any]:
+        # Heat's key order (format_stack), which the API keeps; the
+        # engine's views.stack_detail orders them as a summary
         template = st["template"]
         description = template.get("description") or template.get(
             "Description", ""
@@ -397,7 +411,7 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
             "deletion_time": st["deleted"],
             "notification_topics": [],
             "parameters": {
-                **self._pseudo_parameters(st),
+                **self.pseudo_parameters(st),
                 **{k: str(v) for k, v in st["params"].items()},
             },
             "description": description,
