@@ -19,7 +19,7 @@ import logging
 import time
 import urllib.request
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from oslo_config import cfg
@@ -85,6 +85,51 @@ def format_deployment(
     if sd.updated_at is not None:
         out["updated_time"] = views.timestamp(sd.updated_at)
     return out
+
+
+def signal_outcome(
+    deployment_id: str,
+    declared: Sequence[Mapping[str, Any]],
+    output_values: Mapping[str, Any] | None,
+    details: Mapping[str, Any] | None,
+) -> tuple[dict[str, Any], str, str, str]:
+    """What a server's signal makes of an IN_PROGRESS deployment.
+
+    A non-zero ``deploy_status_code``, or a value for an output declared
+    ``error_output``, fails it; otherwise it completes.
+
+    :param declared: the outputs its config declares.
+    :param output_values: the values it holds so far.
+    :param details: the signal's body.
+    :returns: ``(output_values, status, status_reason, outcome)``, the
+        outcome being the text of the deployment resource's SIGNAL event.
+    """
+    details = dict(details or {})
+    values = dict(output_values or {})
+    reasons: dict[str, Any] = {}
+    code = details.get(STATUS_CODE)
+    failed = bool(code) and str(code) != "0"
+    if failed:
+        reasons[STATUS_CODE] = (
+            f"Deployment exited with non-zero status code: {code}"
+        )
+        outcome = f"deployment {deployment_id} failed ({code})"
+    else:
+        outcome = f"deployment {deployment_id} succeeded"
+    for output in declared:
+        key = output["name"]
+        if key in details:
+            values[key] = details[key]
+            if output.get("error_output", False):
+                failed = True
+                reasons[key] = details[key]
+                outcome = f"deployment {deployment_id} failed"
+    for key in DEPLOY_OUTPUTS:
+        values[key] = details.get(key)
+    if failed:
+        reason = ", ".join(f"{k} : {v}" for k, v in reasons.items())
+        return values, FAILED, reason, outcome
+    return values, COMPLETE, "Outputs received", outcome
 
 
 def _not_found(exc: db_exceptions.DBError) -> exception.NotFound:
@@ -375,34 +420,10 @@ class SoftwareService:
         sd = self._deployment(deployment_id, scope_of(ctxt))
         if sd.status != IN_PROGRESS:
             return None
-        details = dict(details or {})
-        values = dict(sd.output_values or {})
-        reasons: dict[str, Any] = {}
-        code = details.get(STATUS_CODE)
-        failed = bool(code) and str(code) != "0"
-        if failed:
-            reasons[STATUS_CODE] = (
-                f"Deployment exited with non-zero status code: {code}"
-            )
-            outcome = f"deployment {deployment_id} failed ({code})"
-        else:
-            outcome = f"deployment {deployment_id} succeeded"
         declared = (sd.config.config or {}).get("outputs") if sd.config else []
-        for output in declared or []:
-            key = output["name"]
-            if key in details:
-                values[key] = details[key]
-                if output.get("error_output", False):
-                    failed = True
-                    reasons[key] = details[key]
-                    outcome = f"deployment {deployment_id} failed"
-        for key in DEPLOY_OUTPUTS:
-            values[key] = details.get(key)
-        if failed:
-            status = FAILED
-            reason = ", ".join(f"{k} : {v}" for k, v in reasons.items())
-        else:
-            status, reason = COMPLETE, "Outputs received"
+        values, status, reason, outcome = signal_outcome(
+            deployment_id, declared or [], sd.output_values, details
+        )
         self.update_software_deployment(
             ctxt,
             deployment_id,

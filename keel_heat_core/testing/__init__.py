@@ -2,8 +2,9 @@
 
 * :mod:`.fakes` - request context, stack facade, resource definitions and
   client plugins, in memory;
-* :mod:`.fake_rpc` - the engine RPC client (child stacks, software
-  configs and deployments);
+* :mod:`.fake_engine` - the engine API in memory (a resource's
+  ``rpc_client()``: child stacks, software configs and deployments; the
+  engine behind the API tests);
 * :mod:`.fake_clients` - stack-domain Keystone, heatclient and the
   ``heat``/``nova`` client plugins;
 * :mod:`.driver` - runs lifecycle actions and update decisions like the

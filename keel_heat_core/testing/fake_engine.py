@@ -13,26 +13,37 @@ and admins; deleted stacks kept for ``show_stack`` only; events newest
 first unless asked otherwise) but runs nothing: an action completes at
 once, resources are those the template names, outputs are the values as
 written. Tests can seed stacks (:meth:`FakeEngine.add_stack`), read the
-calls made (:attr:`FakeEngine.calls`) and make the next call of a method
-fail (:attr:`FakeEngine.fail`).
+calls made (:attr:`FakeEngine.calls`), make the next call of a method
+fail (:attr:`FakeEngine.fail`) or the next stack action end FAILED
+(:attr:`FakeEngine.action_failure`), and give a stack's outputs values
+(:meth:`FakeEngine.set_outputs`).
+
+It is also what a resource's stack hands out as ``rpc_client()`` in the
+testing kit (:class:`~keel_heat_core.testing.fakes.FakeStack`): child
+stacks, software configs and deployments of a pack's unit tests.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 import threading
 import uuid
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import oslo_messaging as messaging
 
 from keel_heat_core import exception
+from keel_heat_core.model import rows as r
 from keel_heat_core.rpc.engine_api import EngineAPI, arguments_by_name
+from keel_heat_core.service import views
+from keel_heat_core.service.views import TIME_FORMAT
 from keel_heat_core.testing.fake_engine_parts import (
     DiscoveryAndSoftware,
+    caller,
     is_cfn,
 )
 
@@ -51,7 +62,11 @@ ENV_SECTIONS = (
 
 def now() -> str:
     """The time as the engine writes it."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime(TIME_FORMAT)
+
+
+def _time(text: str | None) -> datetime | None:
+    return None if text is None else datetime.strptime(text, TIME_FORMAT)
 
 
 def _parameters(params: Any) -> dict[str, Any]:
@@ -69,8 +84,25 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
     :ivar calls: ``(method, arguments)`` of each call, in order; the
         arguments by name, ``ctxt`` among them.
     :ivar fail: method name -> exception its next call raises.
+    :ivar action_failure: when set, the reason the next stack action
+        (create, update, delete, ...) ends ``<ACTION>_FAILED`` with, as
+        when a resource of the stack fails; then cleared.
     :ivar clock: what times are written with (tests fix it).
     """
+
+    #: calls that change nothing (:meth:`call_names` can leave them out)
+    READS = frozenset(
+        {
+            "identify_stack",
+            "show_stack",
+            "get_template",
+            "get_files",
+            "get_environment",
+            "describe_stack_resource",
+            "show_software_config",
+            "show_software_deployment",
+        }
+    )
 
     target = messaging.Target(version="1.36")
 
@@ -80,9 +112,16 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
         self.deleted: dict[str, dict[str, Any]] = {}
         self.calls: list[tuple[str, dict[str, Any]]] = []
         self.fail: dict[str, Exception] = {}
+        self.action_failure: str | None = None
         self.clock: Callable[[], str] = now
         self.lock = threading.Lock()
         self._seq = 0
+        self._changed_at = datetime.now(UTC)
+
+    def call_names(self, reads: bool = True) -> list[str]:
+        """The methods called so far, in order (without :attr:`READS`
+        unless ``reads``)."""
+        return [n for n, _ in self.calls if reads or n not in self.READS]
 
     def reset(self) -> None:
         """Forget stacks, configs, deployments, calls and failures."""
@@ -120,7 +159,7 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
 
     @staticmethod
     def _project(ctxt: Any) -> Any:
-        return ctxt.get("project_id")
+        return caller(ctxt).get("project_id")
 
     def ident(self, st: dict[str, Any], path: str = "") -> dict[str, str]:
         """The identity of a stack (or of a path below it)."""
@@ -136,7 +175,7 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
     def _visible(self, ctxt: Any, st: dict[str, Any]) -> bool:
         # stack users live in the stack's own project of the stack domain
         project = self._project(ctxt)
-        return bool(ctxt.get("is_admin")) or project in (
+        return bool(caller(ctxt).get("is_admin")) or project in (
             st["tenant"],
             st["stack_user_project_id"],
         )
@@ -163,7 +202,7 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
         if show_deleted:
             found += self.deleted.values()
         project = self._project(ctxt)
-        if project is None and ctxt.get("is_admin"):
+        if project is None and caller(ctxt).get("is_admin"):
             return found
         return [st for st in found if st["tenant"] == project]
 
@@ -200,10 +239,17 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
         )
 
     def _run(self, st: dict[str, Any], action: str) -> None:
-        """Drive the stack and its resources through ``action``."""
+        """Drive the stack and its resources through ``action`` (or
+        fail it with :attr:`action_failure`)."""
         st["action"], st["status"] = action, "IN_PROGRESS"
+        self._touch(st)
         started = f"Stack {action} started"
         self._event(st, st["name"], action, "IN_PROGRESS", started)
+        failure, self.action_failure = self.action_failure, None
+        if failure is not None:
+            st["status"], st["reason"] = "FAILED", failure
+            self._event(st, st["name"], action, "FAILED", failure)
+            return
         for name, res in st["resources"].items():
             res["action"], res["status"] = action, "COMPLETE"
             self._event(st, name, action, "IN_PROGRESS", "state changed")
@@ -212,7 +258,41 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
         st["reason"] = f"Stack {action} completed successfully"
         self._event(st, st["name"], action, "COMPLETE", st["reason"])
 
+    def _touch(self, st: dict[str, Any]) -> None:
+        # the row's updated_at: a resource polling its child tells one
+        # update from the next by it, so no two are equal
+        at = max(datetime.now(UTC), self._changed_at + timedelta(1e-6))
+        st["updated_at"] = self._changed_at = at
+
+    def stack_state(self, stack_id: str) -> tuple[str, str, str, Any] | None:
+        """``(action, status, status_reason, updated_at)`` of a live
+        stack, None for a missing or deleted one: what a parent stack
+        reads of its child from the database (not a call)."""
+        st = self.stacks.get(stack_id)
+        if st is None:
+            return None
+        return st["action"], st["status"], st["reason"], st["updated_at"]
+
+    def set_outputs(self, stack_id: str, values: dict[str, Any]) -> None:
+        """Give a live stack's outputs these values (an exception: the
+        output failed to resolve, its text is the ``output_error``)."""
+        st = self.stacks[stack_id]
+        described = {o["output_key"]: o["description"] for o in st["outputs"]}
+        st["outputs"] = []
+        for key, value in values.items():
+            out = {
+                "output_key": key,
+                "description": described.get(key, "No description given"),
+                "output_value": value,
+            }
+            if isinstance(value, Exception):
+                out.update(output_value=None, output_error=str(value))
+            st["outputs"].append(out)
+
     def _load_template(self, st: dict[str, Any], template: Any) -> None:
+        # stored, as the engine stores it: later changes by the caller
+        # do not reach it
+        template = copy.deepcopy(template)
         st["template"] = template
         defs = template.get("resources") or template.get("Resources") or {}
         st["resources"] = {
@@ -260,6 +340,7 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
             "seq": self._seq,
             "created": self.clock(),
             "updated": None,
+            "updated_at": None,
             "deleted": None,
             "reason": "",
             "action": "INIT",
@@ -276,26 +357,31 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
         self._load_template(st, template)
         return st
 
-    def summary(self, st: dict[str, Any]) -> dict[str, Any]:
-        """A stack as ``list_stacks`` gives it (no description: Heat
-        lists stacks from their rows, not their templates)."""
-        return {
-            "stack_identity": self.ident(st),
-            "updated_time": st["updated"],
-            "stack_status_reason": st["reason"],
-            "stack_name": st["name"],
-            "stack_action": st["action"],
-            "stack_status": st["status"],
-            "creation_time": st["created"],
-            "deletion_time": st["deleted"],
-            "description": "",
-            "stack_owner": "demo",
-            "parent": None,
-            "stack_user_project_id": st["stack_user_project_id"],
-            "tags": st["tags"],
-        }
+    def row(self, st: dict[str, Any]) -> r.StackRow:
+        """The stack as the engine's row, for the engine's views."""
+        return r.StackRow(
+            id=st["id"],
+            name=st["name"],
+            action=st["action"],
+            status=st["status"],
+            status_reason=st["reason"],
+            raw_template_id=0,
+            current_traversal="",
+            disable_rollback=st["disable_rollback"],
+            timeout=st["timeout"],
+            tenant=st["tenant"],
+            stack_user_project_id=st["stack_user_project_id"],
+            username="demo",
+            created_at=_time(st["created"]),
+            updated_at=_time(st["updated"]),
+            deleted_at=_time(st["deleted"]),
+        )
 
-    def _pseudo_parameters(self, st: dict[str, Any]) -> dict[str, str]:
+    def summary(self, st: dict[str, Any]) -> dict[str, Any]:
+        """A stack as ``list_stacks`` gives it."""
+        return views.stack_summary(self.row(st), st["tags"])
+
+    def pseudo_parameters(self, st: dict[str, Any]) -> dict[str, str]:
         if is_cfn(st["template"]):
             arn = (
                 f"arn:openstack:heat::{st['tenant']}:stacks/"
@@ -311,6 +397,8 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
     def _show_info(
         self, st: dict[str, Any], resolve_outputs: bool
     ) -> dict[str, Any]:
+        # Heat's key order (format_stack), which the API keeps; the
+        # engine's views.stack_detail orders them as a summary
         template = st["template"]
         description = template.get("description") or template.get(
             "Description", ""
@@ -323,7 +411,7 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
             "deletion_time": st["deleted"],
             "notification_topics": [],
             "parameters": {
-                **self._pseudo_parameters(st),
+                **self.pseudo_parameters(st),
                 **{k: str(v) for k, v in st["params"].items()},
             },
             "description": description,
@@ -471,6 +559,8 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
         with self.lock:
             st = self._new_stack(ctxt, stack_name, template, params, args)
             st["files"] = files
+            if stack_user_project_id is not None:
+                st["stack_user_project_id"] = stack_user_project_id
             self.stacks[st["id"]] = st
             self._run(st, "CREATE")
         return self.ident(st)
@@ -550,8 +640,19 @@ class FakeEngine(DiscoveryAndSoftware, EngineAPI):
     ) -> None:
         st = self._get(ctxt, stack_identity)
         self._run(st, "DELETE")
-        st["deleted"] = self.clock()
-        self.deleted[st["id"]] = self.stacks.pop(st["id"])
+        if st["status"] == "COMPLETE":  # a failed delete leaves it live
+            st["deleted"] = self.clock()
+            self.deleted[st["id"]] = self.stacks.pop(st["id"])
+
+    # StackResource creates and updates its child with Heat's client
+    # names, which the engine's in-process client (LocalEngineRPC) also
+    # answers; the calls are recorded under the contract's names.
+
+    def _create_stack(self, ctxt: Any, **kwargs: Any) -> Any:
+        return self.create_stack(ctxt, **kwargs)
+
+    def _update_stack(self, ctxt: Any, **kwargs: Any) -> Any:
+        return self.update_stack(ctxt, **kwargs)
 
 
 def _recorded(name: str, method: Callable[..., Any]) -> Callable[..., Any]:

@@ -5,12 +5,25 @@ from __future__ import annotations
 
 import copy
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from keel_heat_core import exception as exc
+from keel_heat_core.service import software_io
+from keel_heat_core.service.software import signal_outcome
 
 CFN_VERSIONS = ("AWSTemplateFormatVersion", "HeatTemplateFormatVersion")
+
+
+def caller(ctxt: Any) -> Mapping[str, Any]:
+    """The request context as a dict: over the bus it is one; a
+    resource's ``rpc_client()`` passes the context object itself."""
+    if isinstance(ctxt, Mapping):
+        return ctxt
+    return {
+        "project_id": getattr(ctxt, "project_id", None),
+        "is_admin": bool(getattr(ctxt, "is_admin", False)),
+    }
 
 
 def is_cfn(template: Any) -> bool:
@@ -81,7 +94,8 @@ class StackParts:
         raise NotImplementedError
 
     def get_template(self, ctxt: Any, stack_identity: Any) -> Any:
-        return self._get(ctxt, stack_identity)["template"]
+        # a copy, as the engine's: callers build new templates from it
+        return copy.deepcopy(self._get(ctxt, stack_identity)["template"])
 
     def get_environment(self, ctxt: Any, stack_identity: Any) -> Any:
         return self._get(ctxt, stack_identity)["env"]
@@ -517,9 +531,12 @@ class DiscoveryAndSoftware(StackParts):
         sd = self._deployment(deployment_id)
         if sd["status"] != "IN_PROGRESS":
             return None
-        sd["output_values"] = dict(details or {})
-        sd["status"], sd["status_reason"] = "COMPLETE", "Outputs received"
-        return f"deployment {deployment_id} succeeded"
+        declared = self.configs[sd["config_id"]]["outputs"]
+        values, status, reason, outcome = signal_outcome(
+            deployment_id, declared, sd["output_values"], details
+        )
+        sd.update(output_values=values, status=status, status_reason=reason)
+        return outcome
 
     def get_revision(self, ctxt: Any) -> str:
         return "fake-engine-revision"
@@ -559,17 +576,17 @@ class DiscoveryAndSoftware(StackParts):
             "group": group,
             "creation_time": self.clock(),
             "config": config,
-            "inputs": list(inputs),
-            "outputs": list(outputs),
-            "options": options,
-            "project": ctxt.get("project_id"),
+            "inputs": software_io.normalise_inputs(inputs or []),
+            "outputs": software_io.normalise_outputs(outputs or []),
+            "options": options or {},
+            "project": caller(ctxt).get("project_id"),
         }
         self.configs[sc["id"]] = sc
         return {k: v for k, v in sc.items() if k != "project"}
 
     def _config(self, ctxt: Any, config_id: str) -> Any:
         sc = self.configs.get(config_id)
-        if sc is None or sc["project"] != ctxt.get("project_id"):
+        if sc is None or sc["project"] != caller(ctxt).get("project_id"):
             raise exc.NotFound(
                 f"Software config with id {config_id} not found"
             )
@@ -590,7 +607,7 @@ class DiscoveryAndSoftware(StackParts):
                 "creation_time": c["creation_time"],
             }
             for c in self.configs.values()
-            if c["project"] == ctxt.get("project_id")
+            if c["project"] == caller(ctxt).get("project_id")
         ]
         return items[: int(limit)] if limit is not None else items
 

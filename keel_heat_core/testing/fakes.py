@@ -250,8 +250,10 @@ _HOT_SECTIONS = {
 class FakeStack:
     """A stack facade: name, id, context, clients, RPC, other resources.
 
-    :param rpc: the engine RPC fake (default: a new
-        :class:`~keel_heat_core.testing.fake_rpc.FakeEngineRPC`).
+    :param rpc: what :meth:`rpc_client` gives (default: a new
+        :class:`~keel_heat_core.testing.fake_engine.FakeEngine`); child
+        stack states are read from its :meth:`~keel_heat_core.testing.
+        fake_engine.FakeEngine.stack_state`.
     """
 
     def __init__(
@@ -263,7 +265,7 @@ class FakeStack:
         timeout_mins: int | None = None,
         parameters: Mapping[str, Any] | None = None,
     ) -> None:
-        from keel_heat_core.testing.fake_rpc import FakeEngineRPC
+        from keel_heat_core.testing.fake_engine import FakeEngine
 
         self.name = name
         self.id = stack_id or str(uuid.uuid4())
@@ -280,7 +282,7 @@ class FakeStack:
         self.action = "CREATE"
         self.status = "IN_PROGRESS"
         self.resources: dict[str, Any] = {}
-        self._rpc = rpc or FakeEngineRPC()
+        self._rpc = rpc or FakeEngine()
         self.identifier_factory: Callable[[], Any] | None = None
         #: resource name -> attributes referenced in the template
         self.attr_references: dict[str, list[Any]] = {}
@@ -326,10 +328,10 @@ class FakeStack:
     def child_stack_status(
         self, stack_id: str
     ) -> tuple[str, str, str, Any] | None:
-        try:
-            return tuple(self._rpc.get_stack_status(stack_id))
-        except Exception:
-            return None
+        state: tuple[str, str, str, Any] | None = self._rpc.stack_state(
+            stack_id
+        )
+        return state
 
     def child_environment(
         self, user_params: Any, child_resource_name: str

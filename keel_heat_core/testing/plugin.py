@@ -6,8 +6,9 @@ Use them from a pack's ``conftest.py``::
 
 or load the module as a plugin (``-p keel_heat_core.testing.plugin``).
 Fixtures: ``heat_context`` (a fake request context), ``heat_stack`` (a
-fake stack facade), ``engine_rpc`` (the in-memory engine RPC client of that
-stack), ``resource_driver`` (runs lifecycle actions like the engine) and
+fake stack facade), ``engine_rpc`` (the in-memory engine that stack's
+``rpc_client()`` gives), ``resource_driver`` (runs lifecycle actions like
+the engine) and
 ``generic_resources`` (Heat's generic test types by registry name),
 ``fake_keystone`` (stack-domain Keystone and heat endpoint fakes) and
 ``heat_cloud`` (the real engine and native API in the test process, see
@@ -27,7 +28,7 @@ from keel_heat_core.testing.fake_clients import (
     FakeKeystoneClient,
     install_fake_clients,
 )
-from keel_heat_core.testing.fake_rpc import FakeEngineRPC
+from keel_heat_core.testing.fake_engine import FakeEngine
 from keel_heat_core.testing.fakes import FakeContext, FakeStack
 from keel_heat_core.testing.generic_resources import GENERIC_RESOURCES
 
@@ -61,15 +62,13 @@ def fake_keystone(heat_context: FakeContext) -> FakeKeystoneClient:
 
 
 @pytest.fixture
-def engine_rpc() -> FakeEngineRPC:
-    """The in-memory engine RPC client."""
-    return FakeEngineRPC()
+def engine_rpc() -> FakeEngine:
+    """The in-memory engine (:mod:`keel_heat_core.testing.fake_engine`)."""
+    return FakeEngine()
 
 
 @pytest.fixture
-def heat_stack(
-    heat_context: FakeContext, engine_rpc: FakeEngineRPC
-) -> FakeStack:
+def heat_stack(heat_context: FakeContext, engine_rpc: FakeEngine) -> FakeStack:
     """A stack facade named ``test_stack``."""
     return FakeStack(context=heat_context, rpc=engine_rpc)
 

@@ -142,7 +142,7 @@ def test_update_resource_rolls(resource_driver, engine_rpc):
     resources = engine_rpc.stacks[group.resource_id]["template"]["resources"]
     assert list(resources) == before  # same members, updated in place
     assert all(r == new_member for r in resources.values())
-    updates = [n for n in engine_rpc.call_names() if n == "_update_stack"]
+    updates = [n for n in engine_rpc.call_names() if n == "update_stack"]
     assert len(updates) == 3  # two batches of one, then the resize
 
 

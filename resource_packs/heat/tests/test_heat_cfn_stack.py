@@ -28,7 +28,7 @@ def nested(resource_driver):
 def test_create_child_stack(resource_driver, engine_rpc, nested):
     resource_driver.create(nested)
     name, call = engine_rpc.calls[0]
-    assert name == "_create_stack"
+    assert name == "create_stack"
     assert call["template"]["HeatTemplateFormatVersion"] == "2012-12-12"
     assert call["params"] == {"parameters": {"p": "v"}}
     assert call["args"]["timeout_mins"] == 7
@@ -59,7 +59,7 @@ def test_update_refetches_template(resource_driver, engine_rpc, nested):
     )
     assert outcome == drv.UPDATED
     name, call = engine_rpc.calls[-1]
-    assert name == "_update_stack"
+    assert name == "update_stack"
     assert call["params"] == {"parameters": {"p": "w"}}
     assert call["stack_identity"]["stack_id"] == nested.resource_id
 
@@ -78,8 +78,9 @@ def test_unreachable_url(resource_driver):
 def test_child_failure_and_delete(resource_driver, engine_rpc, nested):
     resource_driver.create(nested)
     resource_driver.delete(nested)
-    assert engine_rpc.stacks[nested.resource_id]["action"] == "DELETE"
-    engine_rpc.fail_next = "Resource CREATE failed: x"
+    assert nested.resource_id not in engine_rpc.stacks
+    assert engine_rpc.deleted[nested.resource_id]["action"] == "DELETE"
+    engine_rpc.action_failure = "Resource CREATE failed: x"
     other = resource_driver.resource("o", NestedStack, {"TemplateURL": URL})
     with pytest.raises(exception.ResourceFailure):
         resource_driver.create(other)

@@ -34,7 +34,7 @@ def test_create_members_with_index(resource_driver, engine_rpc):
     }
     assert tmpl["outputs"]["refs"]["value"][1] == {"get_resource": "1"}
     name, kwargs = engine_rpc.calls[0]
-    assert name == "_create_stack"
+    assert name == "create_stack"
     assert kwargs["parent_resource_name"] == "group"
     assert kwargs["nested_depth"] == 1
     assert kwargs["stack_name"] == group.physical_resource_name()
@@ -69,7 +69,7 @@ def test_resize_in_place(resource_driver, engine_rpc):
     outcome = resource_driver.update(group, {"resource_def": DEF, "count": 4})
     assert outcome == drv.UPDATED
     assert sorted(_child(engine_rpc, group)["resources"]) == list("0123")
-    assert engine_rpc.call_names().count("_update_stack") == 1
+    assert engine_rpc.call_names().count("update_stack") == 1
 
 
 def test_removal_policies_blacklist(resource_driver, engine_rpc):
@@ -154,7 +154,7 @@ def test_rolling_update_in_batches(resource_driver, engine_rpc):
             "rolling_update": {"max_batch_size": 2, "min_in_service": 1}
         },
     )
-    updates = [k for n, k in engine_rpc.calls if n == "_update_stack"]
+    updates = [k for n, k in engine_rpc.calls if n == "update_stack"]
     assert len(updates) == 2
     first = updates[0]["template"]["resources"]
     # The highest indexes are replaced first.
@@ -185,8 +185,8 @@ def test_batch_create(resource_driver, engine_rpc):
         update_policy={"batch_create": {"max_batch_size": 2}},
     )
     resource_driver.create(group)
-    names = engine_rpc.call_names()
-    assert names == ["_create_stack", "_update_stack"]
+    names = engine_rpc.call_names(reads=False)
+    assert names == ["create_stack", "update_stack"]
     first = engine_rpc.calls[0][1]["template"]["resources"]
     assert sorted(first) == ["0", "1"]
     assert sorted(_child(engine_rpc, group)["resources"]) == ["0", "1", "2"]
@@ -240,7 +240,7 @@ def test_attributes_come_from_child_outputs(resource_driver, engine_rpc):
 
 
 def test_child_failure_fails_group(resource_driver, engine_rpc):
-    engine_rpc.fail_next = "Resource CREATE failed: boom"
+    engine_rpc.action_failure = "Resource CREATE failed: boom"
     group = _group(resource_driver, count=1)
     with pytest.raises(exception.ResourceFailure):
         resource_driver.create(group)
@@ -253,7 +253,7 @@ def test_delete_and_suspend(resource_driver, engine_rpc):
     resource_driver.suspend(group)
     resource_driver.resume(group)
     resource_driver.delete(group)
-    assert engine_rpc.call_names()[-3:] == [
+    assert engine_rpc.call_names(reads=False)[-3:] == [
         "stack_suspend",
         "stack_resume",
         "delete_stack",

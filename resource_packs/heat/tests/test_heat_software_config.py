@@ -34,7 +34,8 @@ def test_software_config_lifecycle(resource_driver, engine_rpc):
     stored = engine_rpc.configs[res.resource_id]
     assert stored["name"] == res.physical_resource_name()
     assert stored["group"] == "script"
-    assert stored["inputs"] == [
+    (sent,) = [k for n, k in engine_rpc.calls if n == "create_software_config"]
+    assert sent["inputs"] == [
         {
             "name": "foo",
             "description": None,
@@ -42,6 +43,10 @@ def test_software_config_lifecycle(resource_driver, engine_rpc):
             "default": None,
             "replace_on_change": False,
         }
+    ]
+    # the engine stores them in its own normal form
+    assert stored["inputs"] == [
+        {"name": "foo", "description": "", "type": "String", "default": ""}
     ]
     assert stored["outputs"][0]["error_output"] is True
     assert res.FnGetAtt("config") == "#!/bin/sh\necho hi"
