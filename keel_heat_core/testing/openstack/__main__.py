@@ -78,9 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         description="A small OpenStack on loopback for tests.",
     )
     parser.add_argument("command", choices=("up", "down", "status"))
-    parser.add_argument(
-        "--state-dir", type=Path, default=Path("build/cloud")
-    )
+    parser.add_argument("--state-dir", type=Path, default=Path("build/cloud"))
     args = parser.parse_args(argv)
     commands = {"up": up, "down": down, "status": status}
     return commands[args.command](args.state_dir.resolve())

@@ -12,6 +12,7 @@ side by side never meet. Everything it writes lives in a state folder;
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -311,7 +312,12 @@ class OpenStackCloud:
             folder = layout.dir(name)
             env = {f"OS_{name.upper()}_CONFIG_DIR": str(folder), **env}
             record = launcher.gunicorn(
-                f"{name}-api", python, sockets.pop(name), app, argv, folder,
+                f"{name}-api",
+                python,
+                sockets.pop(name),
+                app,
+                argv,
+                folder,
                 env=env,
             )
             self.records.append(record)
@@ -359,7 +365,7 @@ class OpenStackCloud:
         layout, sess, alive = self.layout, self.session(), self._alive
         for name in ("placement", "nova", "glance", "neutron", "cinder"):
             url = layout.url(name)
-            ready.wait(name, lambda u=url: ready.answers(u), 120, alive)
+            ready.wait(name, functools.partial(ready.answers, url), 120, alive)
         ready.wait("swift", lambda: ready.swift_healthy(layout), 120, alive)
         ready.wait(
             "nova-compute",

@@ -23,6 +23,12 @@ SWIFT_PIPELINE = (
 )
 """The proxy's pipeline; no ``cache`` nor ``ratelimit`` (no memcached)."""
 
+SERVICE_TOKEN_ROLES = {
+    "service_token_roles_required": "true",
+    "service_token_roles": "service",
+}
+"""keystonemiddleware: a service token must carry the ``service`` role."""
+
 FAKE_VOLUME_DRIVER = "keel_cloud_volume.FakeImageCloningDriver"
 """The Cinder back end: cinder's shipped fake, able to clone images."""
 
@@ -80,11 +86,8 @@ def authtoken(layout: Layout, user: str) -> dict[str, str]:
     """``[keystone_authtoken]`` of a service logging in as ``user``."""
     options = keystoneauth(layout, user)
     options.pop("region_name")
-    options.update(
-        www_authenticate_uri=layout.keystone_url,
-        service_token_roles_required="true",
-        service_token_roles="service",
-    )
+    options["www_authenticate_uri"] = layout.keystone_url
+    options.update(SERVICE_TOKEN_ROLES)
     return options
 
 
@@ -106,9 +109,7 @@ def placement_conf(layout: Layout) -> Sections:
     return {
         "DEFAULT": {"debug": "false", "use_stderr": "true"},
         "api": {"auth_strategy": "keystone"},
-        "placement_database": {
-            "connection": layout.database_url("placement")
-        },
+        "placement_database": {"connection": layout.database_url("placement")},
         "keystone_authtoken": authtoken(layout, "placement"),
     }
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -145,15 +145,10 @@ def openstack_cloud(
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
-) -> Iterator[None]:
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """Add the services' log tails to a failed cloud test's report."""
     report = yield
-    if report.failed and "openstack_cloud" in getattr(item, "fixturenames", ()):
-        request = getattr(item, "_request", None)
-        try:
-            access = request.getfixturevalue("openstack_cloud") if request else None
-        except pytest.FixtureLookupError:
-            access = None
-        if access is not None:
-            report.sections.append(("cloud logs", access.cloud.log_tails()))
+    access = getattr(item, "funcargs", {}).get("openstack_cloud")
+    if report.failed and isinstance(access, CloudAccess):
+        report.sections.append(("cloud logs", access.cloud.log_tails()))
     return report

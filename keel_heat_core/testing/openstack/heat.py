@@ -44,9 +44,7 @@ def _cloud(state_dir: Path) -> OpenStackCloud:
 def main(argv: list[str] | None = None) -> int:
     """Run the cloud and keel-heat in the foreground."""
     parser = argparse.ArgumentParser(prog="make cloud")
-    parser.add_argument(
-        "--state-dir", type=Path, default=Path("build/cloud")
-    )
+    parser.add_argument("--state-dir", type=Path, default=Path("build/cloud"))
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args(argv)
     started = time.monotonic()
@@ -58,8 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
         with (
-            scratch_database("mariadb", prefix=f"{cloud.layout.prefix}heat_")
-            as url,
+            scratch_database(
+                "mariadb", prefix=f"{cloud.layout.prefix}heat_"
+            ) as url,
             InProcessCloud(
                 cloud.layout.dir("heat"),
                 database_url=url,

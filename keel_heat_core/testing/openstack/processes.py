@@ -140,7 +140,9 @@ class Launcher:
                 pass_fds=tuple(pass_fds),
                 start_new_session=True,
             )
-        record = ProcessRecord(name, popen.pid, start_time(popen.pid), str(log))
+        record = ProcessRecord(
+            name, popen.pid, start_time(popen.pid), str(log)
+        )
         self.records.append(record)
         self.popens[popen.pid] = popen
         return record

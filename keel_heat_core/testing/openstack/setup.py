@@ -160,7 +160,9 @@ def drop_backing(layout: Layout) -> None:
     with contextlib.suppress(sa.exc.OperationalError), admin.connect() as c:
         for name in DATABASES:
             kill_mariadb_connections(c, layout.database(name))
-            c.execute(sa.text(f"DROP DATABASE IF EXISTS {layout.database(name)}"))
+            c.execute(
+                sa.text(f"DROP DATABASE IF EXISTS {layout.database(name)}")
+            )
     admin.dispose()
     rabbitmqctl("delete_vhost", layout.vhost)
 
@@ -230,7 +232,11 @@ def sync_nova(layout: Layout) -> None:
             layout.database_url("nova_cell0"),
         ],
     )
-    run(layout, "nova-manage", [*manage, "cell_v2", "create_cell", "--name", "cell1"])
+    run(
+        layout,
+        "nova-manage",
+        [*manage, "cell_v2", "create_cell", "--name", "cell1"],
+    )
     run(layout, "nova-manage", [*manage, "db", "sync"])
 
 
