@@ -52,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     # imported late: the engine is heavy and not needed to start a cloud
     from keel_heat_core.testing.cloud import InProcessCloud
 
+    heat_dir = cloud.layout.dir("heat")
+    heat_dir.mkdir(parents=True, exist_ok=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
@@ -60,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
                 "mariadb", prefix=f"{cloud.layout.prefix}heat_"
             ) as url,
             InProcessCloud(
-                cloud.layout.dir("heat"),
+                heat_dir,
                 database_url=url,
                 transport_url=cloud.layout.transport_url,
                 keystone=cloud.keystone,
