@@ -55,7 +55,6 @@ def main(argv: list[str] | None = None) -> int:
     heat_dir = cloud.layout.dir("heat")
     heat_dir.mkdir(parents=True, exist_ok=True)
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
         with (
             scratch_database(
@@ -75,6 +74,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"up after {time.monotonic() - started:.0f} s; Ctrl-C stops"
             )
             print(cloud.openrc(), end="", flush=True)
+            # set after keel-heat started: its services install their own
+            # SIGINT handling, which left Ctrl-C without effect here
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(signum, lambda *_: stop.set())
             while not stop.wait(1):
                 pass
     except KeyboardInterrupt:
