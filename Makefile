@@ -7,7 +7,7 @@ PACKS := $(wildcard resource_packs/*/pyproject.toml) $(wildcard client_plugins/*
 PACK_DIRS := $(patsubst %/pyproject.toml,%,$(PACKS))
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test test-faults conformance lint mypy genconfig genpolicy releasenotes clean
+.PHONY: venv run cloud test test-faults conformance lint mypy genconfig genpolicy releasenotes clean
 
 $(STAMP): pyproject.toml api/pyproject.toml test-requirements.txt $(PACKS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,16 @@ venv: $(STAMP)
 run: $(STAMP)
 	$(BIN)/keel-heat-all
 
+# A small OpenStack (Keystone, Placement, Nova, Glance, Neutron, Cinder,
+# Swift; fake hypervisor and volume back end) on loopback, plus keel-heat
+# (engine, native and CFN APIs) registered in its Keystone; prints an
+# openrc and runs until Ctrl-C (README, "A cloud on one machine").
+cloud: $(STAMP)
+	$(BIN)/python -W ignore -m keel_heat_core.testing.openstack.heat --state-dir build/cloud
+
+# The tests marked `cloud` start one such cloud for the whole run when
+# they are collected (shared by the xdist workers), or use the one
+# KEEL_HEAT_TEST_CLOUD=<state dir> names.
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider $(PYTEST_ARGS)
 

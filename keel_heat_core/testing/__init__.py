@@ -14,6 +14,9 @@
 * :mod:`.cloud` - the real database, engines and native API in the test
   process (noauth or behind a real Keystone), with HTTP, CLI and wait
   helpers (:mod:`.cloud_setup`, :mod:`.cloud_http`);
+* :mod:`.openstack` - a small real OpenStack on loopback (Keystone,
+  Placement, Nova, Glance, Neutron, Cinder, Swift) from one cached venv
+  (:mod:`.venv_cache`), with the ``openstack_cloud`` fixture;
 * :mod:`.plugin` - pytest fixtures over all of these.
 
 See ``docs/writing-a-pack.md``.

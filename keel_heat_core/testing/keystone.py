@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+import socket
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +113,21 @@ class KeystoneServer:
         """Return a session of the bootstrap admin."""
         return self.session(self.admin)
 
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able copy, see :meth:`from_json`."""
+        data = asdict(self)
+        data["workdir"] = str(self.workdir)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> KeystoneServer:
+        """The server :meth:`to_json` described (another process's)."""
+        given = dict(data)
+        for name in ("admin", "heat", "domain_admin", "demo", "alt_demo"):
+            given[name] = Credentials(**given[name])
+        given["workdir"] = Path(given["workdir"])
+        return cls(**given)
+
     def revoke_token(self, token: str) -> None:
         """Revoke ``token`` (as the admin).
 
@@ -186,15 +202,27 @@ class KeystoneServer:
         }
 
 
-def start_keystone(workdir: Path) -> tuple[KeystoneServer, Any]:
+def start_keystone(
+    workdir: Path,
+    *,
+    venv: Path | None = None,
+    database_url: str | None = None,
+    sock: socket.socket | None = None,
+) -> tuple[KeystoneServer, keystone_server.KeystoneProcess]:
     """Install (if needed), bootstrap and serve Keystone in ``workdir``.
 
     :param workdir: an empty folder for Keystone's state and logs.
+    :param venv: a venv holding Keystone; the cached Keystone venv of
+        :mod:`.keystone_venv` by default.
+    :param database_url: an empty database; SQLite in ``workdir`` by
+        default.
+    :param sock: the listening socket to serve on (closed here); a free
+        port of 127.0.0.1 by default.
     :returns: the server description and the process (call ``stop()``).
     """
-    venv = keystone_venv.ensure_venv()
-    conf = keystone_server.write_config(workdir)
-    sock = keystone_server.listen()
+    venv = venv or keystone_venv.ensure_venv()
+    conf = keystone_server.write_config(workdir, database_url)
+    sock = sock or keystone_server.listen()
     url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     password = secrets.token_hex(12)
     try:

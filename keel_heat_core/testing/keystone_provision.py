@@ -194,3 +194,37 @@ def register_service(
                 },
             )
     return service_id
+
+
+def provision_service_users(
+    sess: ks_session.Session,
+    v3_url: str,
+    names: tuple[str, ...],
+    password: str,
+) -> dict[str, str]:
+    """Create the users services log in as, in project ``service``.
+
+    Each holds ``admin`` and ``service`` there (the ``service`` role is
+    what keystonemiddleware asks of a service token). The ``service``
+    project must exist (:func:`provision_heat` makes it).
+
+    :param names: the user names (``nova``, ``glance``, ...).
+    :param password: the password of all of them.
+    :returns: user name to user id.
+    """
+    api = _Api(sess, v3_url)
+    roles = [_ensure_role(api, "admin"), _ensure_role(api, "service")]
+    project = api.get("/projects", name="service")["projects"][0]["id"]
+    made: dict[str, str] = {}
+    for name in names:
+        body = {
+            "name": name,
+            "password": password,
+            "domain_id": "default",
+            "default_project_id": project,
+        }
+        user = api.post("/users", {"user": body})["user"]["id"]
+        for role in roles:
+            api.put(f"/projects/{project}/users/{user}/roles/{role}")
+        made[name] = str(user)
+    return made

@@ -77,12 +77,14 @@ for step in steps:
 '''
 
 
-def write_config(workdir: Path) -> Path:
+def write_config(workdir: Path, database_url: str | None = None) -> Path:
     """Write ``keystone.conf`` for a Keystone living in ``workdir``.
 
     :param workdir: the folder for the database, keys and logs.
+    :param database_url: the database; SQLite in ``workdir`` by default.
     :returns: the path of the configuration file.
     """
+    database_url = database_url or f"sqlite:///{workdir / 'keystone.db'}"
     for sub in ("fernet-keys", "credential-keys"):
         (workdir / sub).mkdir(mode=0o700, exist_ok=True)
     conf = workdir / "keystone.conf"
@@ -94,7 +96,7 @@ def write_config(workdir: Path) -> Path:
             log_file = {workdir / "keystone.log"}
 
             [database]
-            connection = sqlite:///{workdir / "keystone.db"}
+            connection = {database_url}
 
             [identity]
             password_hash_rounds = 4

@@ -10,43 +10,33 @@ outside the repository clone, and reused by every later test session:
 
 A venv counts as healthy when its marker file names the wanted version
 and its interpreter still reports that Keystone version; anything else is
-removed and installed again. A file lock next to the venv keeps parallel
-test workers from installing at the same time.
+removed and installed again (:mod:`keel_heat_core.testing.venv_cache`,
+the mechanism every cached test venv uses).
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
+
+from keel_heat_core.testing import venv_cache
+from keel_heat_core.testing.venv_cache import cache_root
+
+__all__ = [
+    "EXTRA_REQUIREMENTS",
+    "KEYSTONE_VERSION",
+    "cache_root",
+    "ensure_venv",
+    "is_healthy",
+    "venv_path",
+    "venv_python",
+]
 
 KEYSTONE_VERSION = "30.0.0"
 """The Keystone release the fixture runs (2026.2)."""
 
 EXTRA_REQUIREMENTS = ("gunicorn>=22",)
 """What the fixture needs next to Keystone to serve it."""
-
-INSTALL_TIMEOUT = 1800
-"""Seconds allowed for a cold install from PyPI."""
-
-_MARKER = ".keel-heat-ready"
-
-
-def cache_root() -> Path:
-    """Return the folder holding cached test virtualenvs.
-
-    :returns: ``$KEEL_HEAT_CACHE_DIR``, else ``$XDG_CACHE_HOME/keel-heat``,
-        else ``~/.cache/keel-heat``.
-    """
-    explicit = os.environ.get("KEEL_HEAT_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "keel-heat"
 
 
 def venv_path(version: str = KEYSTONE_VERSION) -> Path:
@@ -62,7 +52,14 @@ def venv_path(version: str = KEYSTONE_VERSION) -> Path:
 
 def venv_python(venv: Path) -> Path:
     """Return the interpreter of ``venv``."""
-    return venv / "bin" / "python"
+    return venv_cache.python_of(venv)
+
+
+def _probe(version: str) -> str:
+    return (
+        "import importlib.metadata as m, sys, gunicorn; "
+        f"sys.exit(m.version('keystone') != {version!r})"
+    )
 
 
 def is_healthy(venv: Path, version: str = KEYSTONE_VERSION) -> bool:
@@ -71,62 +68,7 @@ def is_healthy(venv: Path, version: str = KEYSTONE_VERSION) -> bool:
     :param venv: the virtualenv folder.
     :param version: the Keystone release expected there.
     """
-    marker = venv / _MARKER
-    python = venv_python(venv)
-    if not (marker.is_file() and python.exists()):
-        return False
-    if marker.read_text().strip() != version:
-        return False
-    probe = (
-        "import importlib.metadata as m, gunicorn; "
-        "print(m.version('keystone'))"
-    )
-    try:
-        out = subprocess.run(
-            [str(python), "-c", probe],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=True,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return out.stdout.strip() == version
-
-
-def _install(venv: Path, version: str) -> None:
-    if venv.exists():
-        shutil.rmtree(venv)
-    venv.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        [sys.executable, "-m", "venv", str(venv)],
-        check=True,
-        timeout=300,
-    )
-    log = venv.parent / f"{venv.name}.install.log"
-    with log.open("w") as out:
-        result = subprocess.run(
-            [
-                str(venv_python(venv)),
-                "-m",
-                "pip",
-                "install",
-                "--disable-pip-version-check",
-                f"keystone=={version}",
-                *EXTRA_REQUIREMENTS,
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            timeout=INSTALL_TIMEOUT,
-            check=False,
-        )
-    if result.returncode != 0:
-        tail = log.read_text()[-3000:]
-        raise RuntimeError(
-            f"installing keystone=={version} into {venv} failed "
-            f"(log {log}):\n{tail}"
-        )
-    (venv / _MARKER).write_text(version + "\n")
+    return venv_cache.is_healthy(venv, version, _probe(version))
 
 
 def ensure_venv(version: str = KEYSTONE_VERSION) -> Path:
@@ -140,32 +82,14 @@ def ensure_venv(version: str = KEYSTONE_VERSION) -> Path:
     """
     venv = venv_path(version)
     if os.environ.get("KEEL_HEAT_KEYSTONE_VENV"):
-        if not is_healthy(venv, version) and not _has_keystone(venv):
+        if not is_healthy(venv, version) and not venv_cache.runs(
+            venv, "import keystone, gunicorn", timeout=60
+        ):
             raise RuntimeError(f"{venv} holds no keystone=={version}")
         return venv
-    if is_healthy(venv, version):
-        return venv
-    venv.parent.mkdir(parents=True, exist_ok=True)
-    lock_path = venv.parent / f"{venv.name}.lock"
-    with lock_path.open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            # Another worker may have installed it while we waited.
-            if not is_healthy(venv, version):
-                _install(venv, version)
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-    return venv
-
-
-def _has_keystone(venv: Path) -> bool:
-    python = venv_python(venv)
-    if not python.exists():
-        return False
-    result = subprocess.run(
-        [str(python), "-c", "import keystone, gunicorn"],
-        capture_output=True,
-        timeout=60,
-        check=False,
+    return venv_cache.ensure(
+        venv,
+        [f"keystone=={version}", *EXTRA_REQUIREMENTS],
+        version,
+        _probe(version),
     )
-    return result.returncode == 0
