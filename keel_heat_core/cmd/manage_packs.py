@@ -1,6 +1,7 @@
-"""``keel-heat-manage packs list|check``: the installed plugin packs."""
+"""``keel-heat-manage packs list|check|docs``: the installed plugin packs."""
 
 import json
+import pathlib
 import sys
 from typing import Any
 
@@ -8,6 +9,8 @@ from oslo_config import cfg
 
 from keel_heat_core import plugins
 from keel_heat_core.cmd.manage import add_group
+from keel_heat_core.plugin_api import schema_views, support
+from keel_heat_core.plugins import reference
 from keel_heat_core.plugins import registry as reg
 
 COLUMNS = (
@@ -39,6 +42,19 @@ def add_parser(subparsers: Any) -> None:
         "check", help="load every plugin; fail on any problem"
     )
     check.set_defaults(func=check_packs)
+    docs = commands.add_parser(
+        "docs",
+        help="the reference of the installed resource types (Markdown)",
+    )
+    docs.add_argument(
+        "types", nargs="*", metavar="TYPE", help="only these types"
+    )
+    docs.add_argument(
+        "--output-dir",
+        help="write one page per type and an index.md there, instead of "
+        "printing the pages",
+    )
+    docs.set_defaults(func=type_docs)
 
 
 def _registry(conf: cfg.ConfigOpts) -> plugins.PluginRegistry:
@@ -136,4 +152,56 @@ def check_packs(conf: cfg.ConfigOpts) -> int:
         return 1
     count = sum(len(loaded.registry.names(g)) for g in reg.NAMED_GROUPS)
     print(f"packs check: {count} plugins load without error")
+    return 0
+
+
+def _visible_schemas(
+    registry: plugins.PluginRegistry, wanted: list[str]
+) -> dict[str, tuple[dict[str, Any], reg.PluginEntry]]:
+    out = {}
+    for name in registry.names(reg.RESOURCES):
+        if wanted and name not in wanted:
+            continue
+        cls = registry.load(reg.RESOURCES, name)
+        status = getattr(cls, "support_status", support.SupportStatus())
+        if support.is_hidden(status):
+            continue
+        schema = schema_views.resource_schema(cls, name, True)
+        out[name] = (schema, registry.entry(reg.RESOURCES, name))
+    return out
+
+
+def type_docs(conf: cfg.ConfigOpts) -> int:
+    """Print (or write) the reference page of each visible type.
+
+    :returns: 0, or 1 when a type asked for is not installed or hidden
+    """
+    wanted = list(conf.command.types or [])
+    found = _visible_schemas(_registry(conf), wanted)
+    missing = sorted(set(wanted) - set(found))
+    if missing:
+        print(
+            f"packs docs: not installed or hidden: {', '.join(missing)}",
+            file=sys.stderr,
+        )
+        return 1
+    pages = {
+        name: reference.render_type(schema, entry.distribution, entry.version)
+        for name, (schema, entry) in sorted(found.items())
+    }
+    if not conf.command.output_dir:
+        print("\n".join(pages.values()), end="")
+        return 0
+    target = pathlib.Path(conf.command.output_dir)
+    target.mkdir(parents=True, exist_ok=True)
+    for stale in target.glob("*.md"):
+        stale.unlink()
+    for name, page in pages.items():
+        (target / reference.file_name(name)).write_text(page)
+    index = {
+        name: (entry.distribution, reference.status_text(schema))
+        for name, (schema, entry) in found.items()
+    }
+    (target / "index.md").write_text(reference.render_index(index))
+    print(f"packs docs: {len(pages)} types written to {target}")
     return 0
