@@ -202,6 +202,41 @@ def error_body(exc: BaseException, debug: bool = False) -> dict[str, Any]:
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Any]
 
+#: the API's own errors by status, for pages it did not write itself
+_REFUSALS: dict[int, type[errors.ApiError]] = {
+    cls.code: cls
+    for cls in (
+        errors.HTTPBadRequest,
+        errors.HTTPForbidden,
+        errors.HTTPNotFound,
+        errors.HTTPUnsupportedMediaType,
+        errors.HTTPServiceUnavailable,
+    )
+}
+
+
+def _heat_fault(data: bytes) -> bool:
+    """Whether an error body is JSON (Heat's fault, or webob's JSON page
+    that Heat itself answers for a path no route takes), or empty (a
+    HEAD's)."""
+    if not data:
+        return True
+    try:
+        return isinstance(json.loads(data), dict)
+    except ValueError:
+        return False
+
+
+def _refusal(code: int) -> errors.ApiError:
+    cls = _REFUSALS.get(code)
+    if cls is not None:
+        return cls()
+    found = errors.ApiError(
+        webob.exc.status_map.get(code, webob.exc.HTTPBadRequest).explanation
+    )
+    found.code = code
+    return found
+
 
 class FaultWrapper:
     """WSGI middleware rendering escaped exceptions as Heat's fault body.
@@ -217,8 +252,19 @@ class FaultWrapper:
     def __call__(
         self, environ: dict[str, Any], start_response: StartResponse
     ) -> Any:
+        held: list[tuple[str, list[tuple[str, str]]]] = []
+
+        def capture(
+            status: str, headers: list[tuple[str, str]], *exc_info: Any
+        ) -> Any:
+            if status[:1] in "45" and not status.startswith("405"):
+                # an error: looked at below, once the application returned
+                held.append((status, headers))
+                return lambda data: None
+            return start_response(status, headers, *exc_info)
+
         try:
-            return self.app(environ, start_response)
+            body = self.app(environ, capture)
         except RecursionError:
             # in the API only a request nested too deeply recurses this
             # far: pecan reads a JSON body (for its own routing) before
@@ -229,6 +275,21 @@ class FaultWrapper:
             return self.render(refused)(environ, start_response)
         except Exception as exc:  # noqa: BLE001 - this is the fault barrier
             return self.render(exc)(environ, start_response)
+        if not held:
+            return body
+        try:
+            data = b"".join(body)
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+        status, headers = held[0]
+        if _heat_fault(data):
+            start_response(status, headers)
+            return [data]
+        # an error page of the framework or the server (an undecodable
+        # body, a path no route takes): Heat's JSON fault instead
+        refused = _refusal(int(status.split(" ", 1)[0]))
+        return self.render(refused)(environ, start_response)
 
     def render(self, exc: BaseException) -> webob.Response:
         """Return the fault response for ``exc``."""

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 FunctionTable = dict[str, Any]
 
 
+#: the longest resource name the database stores (``resource.name``)
+MAX_RESOURCE_NAME = 255
+
+
 class Template(Mapping[str, Any]):
     """A parsed template of one version.
 
@@ -159,6 +163,15 @@ class Template(Mapping[str, Any]):
             if key not in self.SECTIONS:
                 raise exception.InvalidTemplateSection(section=key)
         for name, data in self.resources_section().items():
+            if len(str(name)) > MAX_RESOURCE_NAME:
+                # the column that stores it holds no more (Heat's schema):
+                # refused here rather than by the database at create
+                raise exception.StackValidationFailed(
+                    message=(
+                        f"Resource name {str(name)[:40]}... is longer than "
+                        f"{MAX_RESOURCE_NAME} characters"
+                    )
+                )
             self._validate_resource_shape(name, data)
 
     def _validate_resource_shape(self, name: Any, data: Any) -> None:

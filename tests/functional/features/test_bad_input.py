@@ -155,6 +155,57 @@ def test_names_must_be_strings_that_fit(cloud: Cloud) -> None:
     assert listed["software_configs"] == []
 
 
+def test_a_resource_name_longer_than_its_column_is_refused(
+    cloud: Cloud,
+) -> None:
+    def template(name: str) -> dict[str, Any]:
+        return {
+            "heat_template_version": "2021-04-16",
+            "resources": {name: {"type": "OS::Heat::None"}},
+        }
+
+    status, body = cloud.request(
+        "POST",
+        "/stacks",
+        {"stack_name": "long", "template": template("r" * 256)},
+    )
+    assert status == 400, body
+    assert "is longer than 255 characters" in _message(body)
+    status, listed = cloud.request("GET", "/stacks")
+    assert "long" not in [s["stack_name"] for s in listed["stacks"]]
+    status, body = cloud.request(
+        "POST", "/validate", {"template": template("r" * 255)}
+    )
+    assert status == 200, body
+
+
+def test_an_error_page_of_the_framework_has_heats_fault_shape(
+    cloud: Cloud,
+) -> None:
+    """A body that is not UTF-8 and a path no route takes, sent without
+    ``Accept`` (as curl sends them), are refused with Heat's JSON fault,
+    not an HTML page."""
+    for path, data, code, kind in (
+        ("/validate", b"\xff\xfe", 400, "HTTPBadRequest"),
+        ("/stacks/../../etc/passwd", b"{}", 404, "HTTPNotFound"),
+    ):
+        req = urllib.request.Request(  # noqa: S310
+            cloud.url() + path,
+            data=data,
+            method="POST",
+            headers={"Content-Type": "application/json"},
+        )
+        try:
+            urllib.request.urlopen(req, timeout=60)  # noqa: S310
+        except urllib.error.HTTPError as err:
+            assert err.code == code
+            assert err.headers["Content-Type"].startswith("application/json")
+            body = json.loads(err.read())
+        else:
+            raise AssertionError(f"{path} was accepted")
+        assert body["code"] == code and body["error"]["type"] == kind
+
+
 def test_a_chunked_body_is_answered_at_once(cloud: Cloud) -> None:
     where = urllib.parse.urlsplit(cloud.url())
     project = where.path.rstrip("/")
