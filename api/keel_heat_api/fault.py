@@ -288,8 +288,8 @@ class FaultWrapper:
             return [data]
         # an error page of the framework or the server (an undecodable
         # body, a path no route takes): Heat's JSON fault instead
-        refused = _refusal(int(status.split(" ", 1)[0]))
-        return self.render(refused)(environ, start_response)
+        page = _refusal(int(status.split(" ", 1)[0]))
+        return self.render(page)(environ, start_response)
 
     def render(self, exc: BaseException) -> webob.Response:
         """Return the fault response for ``exc``."""
