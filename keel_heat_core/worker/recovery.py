@@ -149,33 +149,54 @@ class NodeRecovery:
                 self._recast(ctxt, row.id, stack, data, is_update)
             return
         if holder != deps.engine_id and not deps.liveness.is_alive(holder):
-            LOG.info("Stealing lock of %s from dead engine %s", row.id, holder)
-            action = row.action if row.action != r.INIT else r.CREATE
-            reason = f"Worker went down during resource {action}"
-            deps.resources.update_resource(
-                row.id,
-                {
-                    "engine_id": None,
-                    "action": action,
-                    "status": r.FAILED,
-                    "status_reason": reason,
-                },
-            )
-            deps.resources.add_event(
-                r.EventRecord(
-                    stack.id,
-                    row.name,
-                    row.physical_id,
-                    "",
-                    action,
-                    r.FAILED,
-                    reason,
-                )
-            )
-            self._recast(ctxt, row.id, stack, data, is_update)
+            self._steal(ctxt, row, stack, data, is_update, state)
             return
         LOG.debug("Resource %s busy in another traversal; dropping", row.id)
         self._preempt(stack, row, data)
+
+    def _steal(
+        self,
+        ctxt: Any,
+        row: r.ResourceRow,
+        stack: r.StackRow,
+        data: dict[str, Any],
+        is_update: bool,
+        state: Any,
+    ) -> None:
+        """Take the lock of a dead engine over, once.
+
+        One compare-and-swap on the dead holder and the ``atomic_key``
+        just read: when several engines resume the same node at once
+        (every engine restarted after a crash), one of them fails the row
+        and re-casts the node; the others miss and drop their message.
+        """
+        deps = self.deps
+        # the dead engine may have recorded a physical id since ``row``
+        # was read: the event names it, for whoever cleans it up
+        fresh = deps.resources.get_resource(row.id)
+        if fresh is None or fresh.engine_id != state.engine_id:
+            return
+        row = fresh
+        action = row.action if row.action != r.INIT else r.CREATE
+        reason = f"Worker went down during resource {action}"
+        event = r.EventRecord(
+            stack.id, row.name, row.physical_id, "", action, r.FAILED, reason
+        )
+        values = {"action": action, "status": r.FAILED}
+        values["status_reason"] = reason
+        if not deps.resources.cas_update(
+            row.id,
+            state.engine_id,
+            state.atomic_key,
+            {**values, "engine_id": None},
+            [event],
+        ):
+            LOG.debug("Lock of %s taken over by another engine", row.id)
+            return
+        LOG.info(
+            "Stole lock of %s from dead engine %s", row.id, state.engine_id
+        )
+        self._recast(ctxt, row.id, stack, data, is_update)
 
     def _preempt(
         self, stack: r.StackRow, row: r.ResourceRow, data: dict[str, Any]
