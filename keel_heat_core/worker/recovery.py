@@ -8,7 +8,9 @@ lock (stealing the locks of dead engines, yielding to live ones).
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 from keel_heat_core.convergence import sync_point
@@ -18,6 +20,8 @@ from keel_heat_core.model import rows as r
 from keel_heat_core.model.node_data import NodeDataView, node_data_by_name
 from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.deps import WorkerDeps
+from keel_heat_core.worker.lock import is_transient_db_error
+from keel_heat_core.worker.lost_writes import LostWrites
 
 LOG = logging.getLogger(__name__)
 
@@ -30,6 +34,21 @@ class NodeRecovery:
 
     def __init__(self, deps: WorkerDeps) -> None:
         self.deps = deps
+        #: rows whose node here gave up on the database (resume fails them)
+        self.lost_writes = LostWrites()
+
+    @contextlib.contextmanager
+    def lost_database(self, resource_id: int) -> Iterator[None]:
+        """Note a node of ``resource_id`` that gave up on the database
+        (:mod:`keel_heat_core.worker.lost_writes`)."""
+        self.lost_writes.forget(resource_id)
+        try:
+            yield
+        except Exception as exc:
+            if is_transient_db_error(exc):
+                reason = str(exc).splitlines()[0] if str(exc) else repr(exc)
+                self.lost_writes.note(resource_id, reason)
+            raise
 
     def _cast(
         self,

@@ -1,0 +1,78 @@
+"""The database unreachable for seconds in the middle of a create (issue 37).
+
+A failover of a few seconds (Galera, a PostgreSQL primary switch) is
+routine in production. Every engine write rides out an outage shorter
+than ``[database] db_retry_timeout`` (60 s by default), retrying with
+growing pauses; a longer one fails the stack once the database is back,
+never leaving it IN_PROGRESS.
+
+The private MariaDB server of the test session (``servers.py``) is
+really stopped and started again on the same port; the shared server is
+never touched.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.faults import servers
+from tests.faults.harness import FaultCloud, wait_for
+from tests.faults.test_broker_db import create_stack, names
+
+pytestmark = [pytest.mark.slow, pytest.mark.rabbit, pytest.mark.mariadb]
+
+#: seconds the server stays down in the short outage (on top of its stop
+#: and start times), well inside the default window
+SHORT = 10
+#: the window of the long-outage scenario, and how long it stays down
+WINDOW = 3
+LONG = 15
+#: resources whose create spans the outage: they finish, and write, while
+#: the database is down
+SLOW = {f"s{i}": 4.0 for i in range(4)}
+
+
+def _rows_clean(cloud: FaultCloud, sid: str, wanted: list[str]) -> None:
+    rows = cloud.resources(sid)
+    assert sorted(r.name for r in rows) == wanted, cloud.duplicates(sid)
+    assert not [r.name for r in rows if r.engine_id], "locks left behind"
+
+
+def test_database_down_inside_window(
+    maria_restart_cloud: FaultCloud,
+    private_mariadb: servers.PrivateMariaDB,
+    attempt: int,
+) -> None:
+    cloud = maria_restart_cloud
+    sid = create_stack(cloud, f"db-short-{attempt}", wait=1, slow=SLOW)
+    assert cloud.stack(sid)[0] == "CREATE_IN_PROGRESS", "fault came late"
+    private_mariadb.restart(SHORT)
+    cloud.wait_state(sid, "CREATE_COMPLETE", 180)
+    _rows_clean(cloud, sid, names(SLOW))
+    rows = cloud.resources(sid)
+    assert {f"{r.action}_{r.status}" for r in rows} == {"CREATE_COMPLETE"}
+    assert cloud.stolen(sid) == [], "resources failed and replaced"
+
+
+def test_database_down_past_window(
+    maria_restart_window: FaultCloud,
+    private_mariadb: servers.PrivateMariaDB,
+    attempt: int,
+) -> None:
+    cloud = maria_restart_window
+    sid = create_stack(cloud, f"db-long-{attempt}", wait=1, slow=SLOW)
+    assert cloud.stack(sid)[0] == "CREATE_IN_PROGRESS", "fault came late"
+    private_mariadb.restart(LONG)
+    back = time.monotonic()
+    cloud.wait_state(sid, "CREATE_FAILED", 120)
+    assert time.monotonic() - back < 60
+    state, reason = cloud.stack(sid)
+    assert reason, state
+    # nodes of other resources may still be finishing their action
+    wait_for(
+        lambda: not [r.name for r in cloud.resources(sid) if r.engine_id],
+        60,
+        "every lock released",
+    )
