@@ -20,7 +20,6 @@ from keel_heat_core.model import rows as r
 from keel_heat_core.model.node_data import NodeDataView, node_data_by_name
 from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.deps import WorkerDeps
-from keel_heat_core.worker.lock import is_transient_db_error
 from keel_heat_core.worker.lost_writes import LostWrites
 
 LOG = logging.getLogger(__name__)
@@ -45,7 +44,12 @@ class NodeRecovery:
         try:
             yield
         except Exception as exc:
-            if is_transient_db_error(exc):
+            # a lost database past the window; a deadlock that outlasted
+            # its retries is re-driven as before (the resume pass)
+            if any(
+                cls.__name__ == "DBConnectionError"
+                for cls in type(exc).__mro__
+            ):
                 reason = str(exc).splitlines()[0] if str(exc) else repr(exc)
                 self.lost_writes.note(resource_id, reason)
             raise
