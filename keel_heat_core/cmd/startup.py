@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import logging
 import sys
+from typing import Any
 
 from oslo_config import cfg
 from oslo_db import exception as db_exc
@@ -152,7 +153,9 @@ def check_database(
 
     if not conf.database.connection:
         raise StartupError("[database] connection is not set")
-    retries = {} if max_retries is None else {"max_retries": max_retries}
+    retries: dict[str, Any] = (
+        {} if max_retries is None else {"max_retries": max_retries}
+    )
     db = Database(
         conf.database.connection, conf.auth_encryption_key, **retries
     )

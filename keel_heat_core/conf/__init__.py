@@ -36,6 +36,7 @@ GROUP_MODULES = (
     "embedded",
     "yaql",
     "remote_templates",
+    "database",
 )
 
 #: The RPC exchange Heat uses; keeping it lets both talk on one bus.

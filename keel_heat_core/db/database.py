@@ -15,12 +15,14 @@ first connection and refuse to run without it.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
+import logging
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, ParamSpec, TypeVar
 
 import sqlalchemy
-from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import engines
 from osprofiler import sqlalchemy as profiler_sqlalchemy
@@ -33,8 +35,51 @@ from sqlalchemy.pool.base import reset_none
 from keel_heat_core import crypt, profiling
 from keel_heat_core.db.commit_runs import CommitRuns
 
+LOG = logging.getLogger(__name__)
+
 P = ParamSpec("P")
 R = TypeVar("R")
+
+#: seconds a statement goes on being retried once the database became
+#: unreachable (``[database] db_retry_timeout``)
+OUTAGE_TIMEOUT = 60.0
+#: retries of a transaction that met a deadlock (or a duplicate key)
+CONFLICT_RETRIES = 3
+
+
+@dataclasses.dataclass(frozen=True)
+class OutageRetry:
+    """How long and how often a lost database is tried again.
+
+    :param timeout: seconds from the first failure; past them the error
+        is raised (0: never retried).
+    :param interval: the first pause, doubled after each retry when
+        ``increase``.
+    :param max_interval: the longest pause.
+    """
+
+    timeout: float = OUTAGE_TIMEOUT
+    interval: float = 1.0
+    max_interval: float = 10.0
+    increase: bool = True
+
+    @classmethod
+    def from_conf(cls, opts: Any) -> OutageRetry:
+        """From ``[database]``: ``db_retry_timeout`` and oslo.db's
+        ``db_retry_interval``, ``db_max_retry_interval`` and
+        ``db_inc_retry_interval``."""
+        return cls(
+            timeout=float(opts.db_retry_timeout),
+            interval=float(opts.db_retry_interval),
+            max_interval=float(opts.db_max_retry_interval),
+            increase=bool(opts.db_inc_retry_interval),
+        )
+
+    def next_pause(self, pause: float) -> float:
+        """The pause after ``pause``."""
+        grown = pause * 2 if self.increase else pause
+        return min(grown, self.max_interval)
+
 
 #: Bit of the MySQL client flags that makes UPDATE report matched rows.
 CLIENT_FOUND_ROWS = 2
@@ -47,6 +92,8 @@ class Database:
     :param encryption_key: ``auth_encryption_key``; ``None`` uses Heat's
         well-known default (only acceptable in tests and embedded mode,
         which :func:`keel_heat_core.crypt.check_key` enforces at start-up).
+    :param outage: how the repository functions retry a lost database
+        (:func:`retry_on_db_error`).
     :param engine_options: extra keyword arguments for oslo.db's
         ``create_engine`` (``max_pool_size``, ``max_overflow``...).
     """
@@ -55,8 +102,11 @@ class Database:
         self,
         url: str,
         encryption_key: str | None = None,
+        *,
+        outage: OutageRetry | None = None,
         **engine_options: Any,
     ) -> None:
+        self.outage = outage if outage is not None else OutageRetry()
         engine_options.setdefault("mysql_sql_mode", "TRADITIONAL")
         engine_options.setdefault("max_retries", 3)
         engine_options.setdefault("retry_interval", 1)
@@ -106,6 +156,7 @@ class Database:
         db = cls(
             opts.connection,
             encryption_key=conf.auth_encryption_key,
+            outage=OutageRetry.from_conf(opts),
             mysql_sql_mode=opts.mysql_sql_mode,
             connection_recycle_time=opts.connection_recycle_time,
             max_pool_size=opts.max_pool_size,
@@ -315,36 +366,74 @@ def _transaction_open(dbapi_connection: Any) -> bool:
     return True
 
 
-def _is_duplicate(exc: BaseException) -> bool:
-    return isinstance(exc, db_exc.DBDuplicateEntry)
+def _retrying(
+    func: Callable[P, R], conflict: Callable[[BaseException], bool]
+) -> Callable[P, R]:
+    """``func`` (whose first argument is the :class:`Database`) run again
+    while the database is unreachable, for the database's
+    :attr:`Database.outage` window with growing pauses, and up to
+    :data:`CONFLICT_RETRIES` times after a ``conflict`` (deadlock).
+
+    Each try is a whole transaction of its own. One that committed but
+    lost its connection before the answer is run again: the writes that
+    rely on this are compare-and-swaps (the retry misses and says so),
+    upserts or inserts of new rows.
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        first = args[0] if args else None
+        outage = first.outage if isinstance(first, Database) else OutageRetry()
+        deadline: float | None = None
+        pause = outage.interval
+        conflicts = 0
+        while True:
+            try:
+                return func(*args, **kwargs)
+            except db_exc.DBConnectionError as exc:
+                now = time.monotonic()
+                if deadline is None:
+                    deadline = now + outage.timeout
+                if now >= deadline:
+                    raise
+                LOG.warning(
+                    "Database unreachable in %s (%s); retrying in %.1f s",
+                    func.__name__,
+                    type(exc.inner_exception or exc).__name__,
+                    pause,
+                )
+                time.sleep(min(pause, deadline - now))
+                pause = outage.next_pause(pause)
+            except Exception as exc:
+                if not conflict(exc) or conflicts >= CONFLICT_RETRIES:
+                    raise
+                conflicts += 1
+                time.sleep(0.5 * 2 ** (conflicts - 1))
+
+    return wrapper
+
+
+def _is_deadlock(exc: BaseException) -> bool:
+    return isinstance(exc, db_exc.DBDeadlock)
+
+
+def _is_conflict(exc: BaseException) -> bool:
+    return isinstance(exc, (db_exc.DBDeadlock, db_exc.DBDuplicateEntry))
 
 
 def retry_on_db_error(func: Callable[P, R]) -> Callable[P, R]:
-    """Retry a whole transaction on deadlock or lost connection.
+    """Retry a whole transaction on a lost database and on deadlock.
 
-    Three retries, 0.5 s growing interval, as Heat does for its writes.
+    A lost database for as long as :attr:`Database.outage` allows (a
+    failover of a few seconds is ridden out); a deadlock three times,
+    0.5 s growing pause, as Heat does for its writes.
     """
-    wrapped: Callable[P, R] = oslo_db_api.wrap_db_retry(
-        max_retries=3,
-        retry_on_deadlock=True,
-        retry_on_disconnect=True,
-        retry_interval=0.5,
-        inc_retry_interval=True,
-    )(func)
-    return wrapped
+    return _retrying(func, _is_deadlock)
 
 
 def retry_on_duplicate(func: Callable[P, R]) -> Callable[P, R]:
-    """Retry on deadlock, lost connection and duplicate entry."""
-    wrapped: Callable[P, R] = oslo_db_api.wrap_db_retry(
-        max_retries=3,
-        retry_on_deadlock=True,
-        retry_on_disconnect=True,
-        retry_interval=0.5,
-        inc_retry_interval=True,
-        exception_checker=_is_duplicate,
-    )(func)
-    return wrapped
+    """Retry as :func:`retry_on_db_error`, and on a duplicate entry."""
+    return _retrying(func, _is_conflict)
 
 
 def trace_statements(db: Database, conf: Any) -> None:

@@ -187,6 +187,7 @@ def add_in_session(
     return [str(r.uuid) for r in rows]
 
 
+@retry_on_db_error
 def create(
     db: Database,
     values: Mapping[str, Any],

@@ -103,6 +103,7 @@ def create(
         return _record(db, session, row)
 
 
+@retry_on_db_error
 def get(db: Database, template_id: int) -> records.RawTemplateRecord:
     """A stored template.
 
@@ -117,6 +118,7 @@ def get(db: Database, template_id: int) -> records.RawTemplateRecord:
         return _record(db, session, row)
 
 
+@retry_on_db_error
 def get_files(db: Database, files_id: int) -> dict[str, Any]:
     """The content of a ``raw_template_files`` row."""
     with db.transaction() as session:

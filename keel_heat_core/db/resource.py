@@ -155,6 +155,7 @@ def _record(db: Database, row: Any, **more: Any) -> records.ResourceRecord:
     )
 
 
+@retry_on_db_error
 def get(db: Database, resource_id: int) -> records.ResourceRecord | None:
     """A resource by row id, or ``None``."""
     with db.connection() as conn:
@@ -227,6 +228,7 @@ def get_many_in(
     return {rec.id: rec for rec in (_record(db, row) for row in rows)}
 
 
+@retry_on_db_error
 def get_by_name_and_stack(
     db: Database, name: str, stack_id: str
 ) -> records.ResourceRecord | None:
@@ -241,6 +243,7 @@ def get_by_name_and_stack(
     return rows[0] if rows else None
 
 
+@retry_on_db_error
 def get_by_physical_resource_id(
     db: Database, physical_id: str, scope: Scope = ADMIN
 ) -> list[records.ResourceRecord]:
@@ -255,6 +258,7 @@ def get_by_physical_resource_id(
     return _fetch(db, stmt.order_by(res.id))
 
 
+@retry_on_db_error
 def get_all_by_stack(
     db: Database, stack_id: str, filters: Mapping[str, Any] | None = None
 ) -> list[records.ResourceRecord]:
@@ -296,6 +300,7 @@ _SUMMARY = select(
 )
 
 
+@retry_on_db_error
 def get_summaries(db: Database, stack_id: str) -> list[Any]:
     """Every row of a stack in id order, only :data:`_SUMMARY`'s columns
     (no data joined or decoded): rows with those attributes."""
@@ -304,6 +309,7 @@ def get_summaries(db: Database, stack_id: str) -> list[Any]:
         return list(conn.execute(stmt))
 
 
+@retry_on_db_error
 def get_all_active_by_stack(
     db: Database, stack_id: str
 ) -> list[records.ResourceRecord]:
@@ -313,6 +319,7 @@ def get_all_active_by_stack(
     return _fetch(db, stmt.order_by(res.id))
 
 
+@retry_on_db_error
 def get_all_by_root_stack(
     db: Database, root_stack_id: str
 ) -> list[records.ResourceRecord]:
@@ -394,6 +401,7 @@ def update(
         return bool(conn.execute(stmt, params).rowcount)
 
 
+@retry_on_db_error
 def get_lock(
     db: Database, resource_id: int
 ) -> tuple[str | None, int | None, int | None] | None:
@@ -471,6 +479,7 @@ def update_unconditional(
         return bool(result.rowcount)
 
 
+@retry_on_db_error
 def steal_lock(
     db: Database, resource_id: int, values: Mapping[str, Any] | None = None
 ) -> bool:
@@ -695,6 +704,7 @@ def purge_deleted(db: Database, stack_id: str) -> None:
         raw_template.delete_in_session(session, candidates - used)
 
 
+@retry_on_db_error
 def get_locking_engines(db: Database, stack_id: str) -> set[str]:
     """Engines holding a lock on some resource of the stack."""
     res = models.Resource

@@ -26,11 +26,13 @@ def _clear(db: Database, row: models.ResourceData) -> str | None:
     return row.value
 
 
+@retry_on_db_error
 def get_all(db: Database, resource_id: int) -> dict[str, str | None]:
     """``{key: value}`` of a resource."""
     return get_all_by_resources(db, [resource_id]).get(resource_id, {})
 
 
+@retry_on_db_error
 def get_all_by_resources(
     db: Database, resource_ids: Iterable[int]
 ) -> dict[int, dict[str, str | None]]:
@@ -52,6 +54,7 @@ def get_all_by_resources(
     return result
 
 
+@retry_on_db_error
 def get(db: Database, resource_id: int, key: str) -> str | None:
     """One value.
 

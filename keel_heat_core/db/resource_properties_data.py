@@ -119,6 +119,7 @@ def create_or_update(
         return _record(db, row)
 
 
+@retry_on_db_error
 def get(db: Database, rpd_id: int) -> records.ResourcePropertiesDataRecord:
     """An rpd row, decrypted.
 

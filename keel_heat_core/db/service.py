@@ -54,6 +54,7 @@ def heartbeat(
         return _record(row)
 
 
+@retry_on_db_error
 def get(db: Database, service_id: str) -> records.ServiceRecord:
     """A service row.
 

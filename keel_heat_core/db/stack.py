@@ -184,6 +184,7 @@ def create(
         return _records(session, [row])[0]
 
 
+@retry_on_db_error
 def get(
     db: Database,
     stack_id: str,
@@ -228,6 +229,7 @@ def deps_text_in(conn: Connection, stack_id: str) -> str | None:
     return None if text is None else str(text)
 
 
+@retry_on_db_error
 def get_for_reading(
     db: Database,
     stack_id: str,
@@ -286,6 +288,7 @@ def get_by_name_and_owner_id(
         return _records(session, [row])[0] if row is not None else None
 
 
+@retry_on_db_error
 def get_all_by_owner_id(
     db: Database, owner_id: str
 ) -> list[records.StackRecord]:
@@ -303,6 +306,7 @@ def get_all_by_owner_id(
         return _records(session, rows)
 
 
+@retry_on_db_error
 def get_all_by_root(
     db: Database, root_id: str, max_depth: int | None = None
 ) -> list[records.StackRecord]:
@@ -325,6 +329,7 @@ def get_all_by_root(
     return found
 
 
+@retry_on_db_error
 def get_root_id(db: Database, stack_id: str) -> str | None:
     """The id of the top-level stack above ``stack_id``."""
     with db.transaction() as session:

@@ -77,6 +77,7 @@ def _record(row: Any) -> records.SyncPointRecord:
     )
 
 
+@retry_on_db_error
 def create(
     db: Database,
     entity_id: str | int,
@@ -105,6 +106,7 @@ def create(
     return True
 
 
+@retry_on_db_error
 def create_many(
     db: Database,
     stack_id: str,
@@ -139,6 +141,7 @@ def create_many(
             create(db, entity_id, traversal_id, is_update, stack_id)
 
 
+@retry_on_db_error
 def list_by_traversal(
     db: Database, stack_id: str, traversal_id: str, stored: bool = False
 ) -> list[records.SyncPointRecord]:
@@ -176,6 +179,7 @@ def _stored_record(row: Any) -> records.SyncPointRecord:
     )
 
 
+@retry_on_db_error
 def get_stored(
     db: Database, entity_id: str | int, traversal_id: str, is_update: bool
 ) -> records.SyncPointRecord | None:
@@ -192,6 +196,7 @@ def get_stored(
     return _stored_record(row) if row is not None else None
 
 
+@retry_on_db_error
 def get(
     db: Database, entity_id: str | int, traversal_id: str, is_update: bool
 ) -> records.SyncPointRecord | None:
@@ -203,6 +208,7 @@ def get(
         return _record(row) if row is not None else None
 
 
+@retry_on_db_error
 def update_input_data(
     db: Database,
     entity_id: str | int,

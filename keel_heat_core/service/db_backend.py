@@ -10,7 +10,11 @@ from oslo_log import log as logging
 
 from keel_heat_core.db import raw_template as template_repo
 from keel_heat_core.db import stack_tag as stack_tag_repo
-from keel_heat_core.db.database import Database, trace_statements
+from keel_heat_core.db.database import (
+    Database,
+    OutageRetry,
+    trace_statements,
+)
 from keel_heat_core.model import rows as r
 from keel_heat_core.service import db_stores
 from keel_heat_core.service.notifications import StackNotifier
@@ -35,6 +39,15 @@ def _opt(conf: cfg.ConfigOpts, name: str, default: Any) -> Any:
     except cfg.NoSuchOptError:
         return default
     return default if value is None else value
+
+
+def _outage(conf: cfg.ConfigOpts) -> OutageRetry | None:
+    """``[database] db_retry_timeout`` and oslo.db's retry pauses, when
+    registered."""
+    try:
+        return OutageRetry.from_conf(conf.database)
+    except (cfg.NoSuchOptError, AttributeError):
+        return None
 
 
 class _TraversalEnd:
@@ -75,6 +88,7 @@ class DatabaseBackend:
             db = Database(
                 conf.database.connection,
                 _opt(conf, "auth_encryption_key", None),
+                outage=_outage(conf),
             )
             trace_statements(db, conf)
         self.db = db

@@ -348,6 +348,12 @@ class DbResourceStore:
         #: reads a ``ReadAhead`` of a release (none without it)
         self.stacks = stacks
 
+    @property
+    def retry_timeout(self) -> float:
+        """Seconds a lock write rides out a lost database
+        (``worker.lock.retry_secs``)."""
+        return self.db.outage.timeout
+
     def _columns(self, values: Mapping[str, Any]) -> dict[str, Any]:
         out = dict(values)
         if "physical_id" in out:

@@ -184,7 +184,11 @@ class EngineService:
             liveness,
         )
         self.check = CheckResource(deps)
-        self.resumer = Resumer(deps, self.check.working_on)
+        self.resumer = Resumer(
+            deps,
+            self.check.working_on,
+            lost_writes=self.check.lost_writes,
+        )
         # The listener first: other engines must see us alive before we
         # take any lock.
         self._serve(

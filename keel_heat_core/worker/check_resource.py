@@ -111,8 +111,7 @@ class CheckResource(NodeRecovery):
         self, ctxt: Any, resource_id: int, *args: Any, **kw: Any
     ) -> None:
         """Process one node (:meth:`check`), noting which row is worked on
-        here, so that the resume pass can tell a lock of this engine that
-        nobody works on any more (:meth:`working_on`); then the
+        here (:meth:`working_on`, :meth:`lost_database`); then the
         successors it kept for this thread instead of casting them, their
         releases sharing commits (:class:`LineCommits`)."""
         local = self._local
@@ -150,7 +149,8 @@ class CheckResource(NodeRecovery):
         with self._lock:
             self._working[resource_id] = self._working.get(resource_id, 0) + 1
         try:
-            self.check(ctxt, resource_id, *args, **kw)
+            with self.lost_database(resource_id):
+                self.check(ctxt, resource_id, *args, **kw)
         finally:
             with self._lock:
                 left = self._working.pop(resource_id) - 1

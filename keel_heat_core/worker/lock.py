@@ -23,9 +23,16 @@ from keel_heat_core.convergence.store import InRelease, ReadAhead
 LOG = logging.getLogger(__name__)
 
 #: seconds a release keeps retrying while the database is unreachable
-#: (a restart, a failover); the resource's work is done by then, and a
-#: lock that is never released costs a replacement of the resource
+#: (a restart, a failover), unless the store says otherwise (its
+#: ``retry_timeout``: ``[database] db_retry_timeout``); the resource's
+#: work is done by then, and a lock that is never released fails it
 RELEASE_RETRY_SECS = 60.0
+
+
+def retry_secs(store: object) -> float:
+    """How long ``store``'s writes ride out a lost database."""
+    return float(getattr(store, "retry_timeout", RELEASE_RETRY_SECS))
+
 
 _TRANSIENT = frozenset(
     {"DBConnectionError", "DBDeadlock", "OperationalError", "InterfaceError"}
@@ -159,13 +166,13 @@ class ResourceLock:
         live engine for ever).
 
         A lost connection or a deadlock is retried for
-        :data:`RELEASE_RETRY_SECS` (growing waits up to 4 s). If the
+        :func:`retry_secs` (growing waits up to 4 s). If the
         write had committed before its connection died, the retry's CAS
         misses and the re-read shows the lock is no longer ours:
         :class:`UpdateInProgress`, and the node is re-driven over the
         finished row.
         """
-        deadline = self._clock() + RELEASE_RETRY_SECS
+        deadline = self._clock() + retry_secs(self._store)
         contended = 0
         pause = 0.5
         while True:
@@ -207,7 +214,7 @@ class ResourceLock:
             does).
         :raises RunLost: the shared commit's run was rolled back.
         """
-        deadline = self._clock() + RELEASE_RETRY_SECS
+        deadline = self._clock() + retry_secs(self._store)
         pause = 0.5
         defer = any(isinstance(item, ReadAhead) for item in then)
         while True:

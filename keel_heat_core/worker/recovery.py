@@ -8,7 +8,9 @@ lock (stealing the locks of dead engines, yielding to live ones).
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 from keel_heat_core.convergence import sync_point
@@ -18,6 +20,7 @@ from keel_heat_core.model import rows as r
 from keel_heat_core.model.node_data import NodeDataView, node_data_by_name
 from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.deps import WorkerDeps
+from keel_heat_core.worker.lost_writes import LostWrites
 
 LOG = logging.getLogger(__name__)
 
@@ -30,6 +33,26 @@ class NodeRecovery:
 
     def __init__(self, deps: WorkerDeps) -> None:
         self.deps = deps
+        #: rows whose node here gave up on the database (resume fails them)
+        self.lost_writes = LostWrites()
+
+    @contextlib.contextmanager
+    def lost_database(self, resource_id: int) -> Iterator[None]:
+        """Note a node of ``resource_id`` that gave up on the database
+        (:mod:`keel_heat_core.worker.lost_writes`)."""
+        self.lost_writes.forget(resource_id)
+        try:
+            yield
+        except Exception as exc:
+            # a lost database past the window; a deadlock that outlasted
+            # its retries is re-driven as before (the resume pass)
+            if any(
+                cls.__name__ == "DBConnectionError"
+                for cls in type(exc).__mro__
+            ):
+                reason = str(exc).splitlines()[0] if str(exc) else repr(exc)
+                self.lost_writes.note(resource_id, reason)
+            raise
 
     def _cast(
         self,
@@ -149,33 +172,54 @@ class NodeRecovery:
                 self._recast(ctxt, row.id, stack, data, is_update)
             return
         if holder != deps.engine_id and not deps.liveness.is_alive(holder):
-            LOG.info("Stealing lock of %s from dead engine %s", row.id, holder)
-            action = row.action if row.action != r.INIT else r.CREATE
-            reason = f"Worker went down during resource {action}"
-            deps.resources.update_resource(
-                row.id,
-                {
-                    "engine_id": None,
-                    "action": action,
-                    "status": r.FAILED,
-                    "status_reason": reason,
-                },
-            )
-            deps.resources.add_event(
-                r.EventRecord(
-                    stack.id,
-                    row.name,
-                    row.physical_id,
-                    "",
-                    action,
-                    r.FAILED,
-                    reason,
-                )
-            )
-            self._recast(ctxt, row.id, stack, data, is_update)
+            self._steal(ctxt, row, stack, data, is_update, state)
             return
         LOG.debug("Resource %s busy in another traversal; dropping", row.id)
         self._preempt(stack, row, data)
+
+    def _steal(
+        self,
+        ctxt: Any,
+        row: r.ResourceRow,
+        stack: r.StackRow,
+        data: dict[str, Any],
+        is_update: bool,
+        state: Any,
+    ) -> None:
+        """Take the lock of a dead engine over, once.
+
+        One compare-and-swap on the dead holder and the ``atomic_key``
+        just read: when several engines resume the same node at once
+        (every engine restarted after a crash), one of them fails the row
+        and re-casts the node; the others miss and drop their message.
+        """
+        deps = self.deps
+        # the dead engine may have recorded a physical id since ``row``
+        # was read: the event names it, for whoever cleans it up
+        fresh = deps.resources.get_resource(row.id)
+        if fresh is None or fresh.engine_id != state.engine_id:
+            return
+        row = fresh
+        action = row.action if row.action != r.INIT else r.CREATE
+        reason = f"Worker went down during resource {action}"
+        event = r.EventRecord(
+            stack.id, row.name, row.physical_id, "", action, r.FAILED, reason
+        )
+        values = {"action": action, "status": r.FAILED}
+        values["status_reason"] = reason
+        if not deps.resources.cas_update(
+            row.id,
+            state.engine_id,
+            state.atomic_key,
+            {**values, "engine_id": None},
+            [event],
+        ):
+            LOG.debug("Lock of %s taken over by another engine", row.id)
+            return
+        LOG.info(
+            "Stole lock of %s from dead engine %s", row.id, state.engine_id
+        )
+        self._recast(ctxt, row.id, stack, data, is_update)
 
     def _preempt(
         self, stack: r.StackRow, row: r.ResourceRow, data: dict[str, Any]

@@ -41,6 +41,7 @@ from keel_heat_core.convergence.sync_point import (
 from keel_heat_core.model import rows as r
 from keel_heat_core.worker import hooks, stack_state
 from keel_heat_core.worker.deps import WorkerDeps
+from keel_heat_core.worker.lost_writes import LostWrites
 
 LOG = logging.getLogger(__name__)
 
@@ -58,6 +59,8 @@ class Resumer:
         (:meth:`CheckResource.working_on`); without it, every lock of this
         engine is taken as being worked on.
     :param timeout_grace: see :data:`TIMEOUT_GRACE`.
+    :param lost_writes: rows whose node here gave up on the database;
+        each pass fails them first (:class:`LostWrites`).
     """
 
     def __init__(
@@ -65,15 +68,19 @@ class Resumer:
         deps: WorkerDeps,
         working_on: Callable[[int], bool] | None = None,
         timeout_grace: float = TIMEOUT_GRACE,
+        lost_writes: LostWrites | None = None,
     ) -> None:
         self.deps = deps
         self._working_on = working_on
+        self._lost_writes = lost_writes
         self.timeout_grace = timeout_grace
         self._seen: dict[str, tuple[str, frozenset[tuple[str, int]]]] = {}
         self._lock = threading.Lock()
 
     def run_once(self, ctxt: Any = None) -> list[Node]:
         """One pass over IN_PROGRESS stacks; returns the nodes re-cast."""
+        if self._lost_writes is not None:
+            self._lost_writes.release(self.deps, ctxt, self._working_on)
         recast: list[Node] = []
         live: set[str] = set()
         alive: dict[str, bool] = {}  # one probe per engine and pass

@@ -164,3 +164,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return int(spec.params.get("attempt", 0)) if spec else 0
 
     items.sort(key=attempt)  # stable: collection order within a round
+
+
+@pytest.fixture
+def maria_restart_window(
+    tmp_path: pathlib.Path,
+    vhost: str,
+    private_mariadb: servers.PrivateMariaDB,
+) -> Iterator[FaultCloud]:
+    """Engines on a database of the private MariaDB server that ride out
+    an outage of 3 s only (``[database] db_retry_timeout``)."""
+    yield from _cloud(
+        "mariadb",
+        tmp_path,
+        vhost,
+        private_mariadb.url,
+        extra_config="\n[database]\ndb_retry_timeout = 3\n",
+    )

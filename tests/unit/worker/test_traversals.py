@@ -1,6 +1,8 @@
 """Whole traversals through the real worker, in memory, with 2 engines
 and casts delivered in random order."""
 
+from typing import Any
+
 import pytest
 
 from tests.unit.worker import fakes
@@ -391,3 +393,65 @@ def test_delete_does_not_wait_on_properties_that_no_longer_resolve(
     assert h.cloud.objects == {}
     deleted = [n for op, n in h.cloud.calls if op == "delete"]
     assert sorted(deleted) == ["a", "b", "c"]
+
+
+def test_dead_engines_lock_is_taken_over_once() -> None:
+    """Two engines read the dead holder's lock, then both steal it: the
+    second one's compare-and-swap misses, so the row fails (and is
+    replaced) once, and only one node is re-cast."""
+    h = Harness()
+    sid = h.new_stack({"a": {"properties": {"value": "1"}}})
+    h.bus.queue.clear()  # engine-9 took the cast and died mid-create
+    row = h.rows(sid)["a"]
+    h.stores.update_resource(
+        row.id,
+        {"engine_id": "engine-9", "atomic_key": 1, "action": "CREATE",
+         "status": "IN_PROGRESS"},
+    )  # fmt: skip
+    h.alive.dead.add("engine-9")
+    stale = h.stores.read_lock(row.id)
+    assert stale is not None
+    stack = h.stores.get_stack(sid)
+    assert stack is not None
+    data: dict[str, Any] = {"input_data": {}}
+    first, second = h.workers
+    first._steal(None, h.rows(sid)["a"], stack, data, True, stale)
+    second._steal(None, h.rows(sid)["a"], stack, data, True, stale)
+    reasons = [e.resource_status_reason for e in h.stores.events]
+    assert reasons.count("Worker went down during resource CREATE") == 1
+    assert len(h.bus.queue) == 1  # one re-cast
+    h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
+    assert [x.name for x in h.stores.resources.values()] == ["a"]
+
+
+def test_lost_database_fails_the_locked_row_and_its_stack() -> None:
+    """A node that gave up on the database holding its lock: the next
+    resume pass fails the row and the stack instead of replacing it."""
+    h = Harness()
+    sid = h.new_stack({"a": {"properties": {"value": "1"}}})
+    h.bus.queue.clear()
+    row = h.rows(sid)["a"]
+    h.stores.update_resource(
+        row.id,
+        {"engine_id": "engine-0", "atomic_key": 1, "action": "CREATE",
+         "status": "IN_PROGRESS"},
+    )  # fmt: skip
+    worker = h.workers[0]
+
+    class DBConnectionError(Exception):
+        pass
+
+    with pytest.raises(DBConnectionError), worker.lost_database(row.id):
+        raise DBConnectionError("Can't connect to MySQL server")
+    assert worker.lost_writes.reason(row.id) == (
+        "Can't connect to MySQL server"
+    )
+    released = worker.lost_writes.release(worker.deps, None)
+    assert released == 1
+    failed = h.rows(sid)["a"]
+    assert (failed.engine_id, failed.status) == (None, "FAILED")
+    assert "database unreachable" in failed.status_reason
+    assert h.state(sid) == "CREATE_FAILED"
+    assert worker.lost_writes.reason(row.id) is None
+    assert worker.lost_writes.release(worker.deps, None) == 0
