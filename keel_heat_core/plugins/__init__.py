@@ -106,6 +106,7 @@ def load_plugins(
     :raises PluginError: when start-up must not go on
     """
     registry = build_registry(conf, distributions)
+    registry.check_api_versions()
     hooks = HookManager(registry.hook_entries())
     hooks.check_pending()
     return Plugins(registry, hooks)

@@ -264,6 +264,30 @@ class PluginRegistry:
                 ) from exc
         return self._loaded[key]
 
+    def check_api_versions(self) -> None:
+        """Refuse every enabled distribution made for another plugin API.
+
+        The engine loads plugins from several places (the global
+        environment, the constraint and client registries), so start-up
+        checks every distribution at once rather than waiting for a load.
+
+        :raises PluginApiVersionError: naming the one refused distribution
+        :raises PluginError: naming each, when several are refused
+        """
+        first: dict[str, PluginEntry] = {}
+        for entry in [*self._entries.values(), *self._hooks]:
+            first.setdefault(canonical_name(entry.distribution), entry)
+        refused = []
+        for _, entry in sorted(first.items()):
+            try:
+                self._check_api(entry)
+            except errors.PluginApiVersionError as exc:
+                refused.append(exc)
+        if len(refused) == 1:
+            raise refused[0]
+        if refused:
+            raise errors.PluginError(" ".join(str(e) for e in refused))
+
     def _check_api(self, entry: PluginEntry) -> None:
         """:func:`check_api_version`, once per distribution."""
         dist = canonical_name(entry.distribution)

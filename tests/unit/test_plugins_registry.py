@@ -286,3 +286,24 @@ def test_installed_packs_declare_a_range_that_holds(conf):
         assert [ep.name for ep in eps if ep.group == REQUIRES_GROUP] == [
             REQUIRES_NAME
         ], dist
+
+
+def test_start_up_refuses_an_enabled_pack_of_another_api(site, conf):
+    _thing_dist(site, api_requires=">=2.0")
+    with pytest.raises(plugins.PluginApiVersionError, match="pack-old"):
+        plugins.load_plugins(conf, dists(site))
+    # listing it in disabled_packs is the way out
+    conf.set_override("disabled_packs", ["keel-heat-pack-old"], "plugins")
+    loaded = plugins.load_plugins(conf, dists(site))
+    assert loaded.registry.pack("keel-heat-pack-old").enabled is False
+
+
+def test_start_up_names_every_refused_pack(site, conf):
+    for name in ("keel-heat-pack-a", "keel-heat-pack-b"):
+        make_dist(
+            site, name, "1", {reg.RESOURCES: {name: "m:X"}}, api_requires="<1"
+        )
+    with pytest.raises(plugins.PluginError) as err:
+        plugins.load_plugins(conf, dists(site))
+    assert "keel-heat-pack-a 1 is refused" in str(err.value)
+    assert "keel-heat-pack-b 1 is refused" in str(err.value)
