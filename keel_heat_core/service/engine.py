@@ -11,7 +11,6 @@ row and re-drive stalled traversals (:mod:`keel_heat_core.worker.resume`).
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import socket
@@ -23,11 +22,13 @@ import oslo_messaging
 from oslo_config import cfg
 
 from keel_heat_core import remote_templates as remote
+from keel_heat_core.rpc import transport as rpc_transport
 from keel_heat_core.rpc.expected import ExpectedErrors
 from keel_heat_core.rpc.listener_client import TOPIC as LISTENER_TOPIC
 from keel_heat_core.rpc.listener_client import ListenerClient
 from keel_heat_core.rpc.worker_client import TOPIC as WORKER_TOPIC
 from keel_heat_core.rpc.worker_client import WorkerClient, serializer
+from keel_heat_core.service.db_backend import DatabaseBackend
 from keel_heat_core.service.worker_endpoint import (
     ListenerEndpoint,
     WorkerEndpoint,
@@ -87,23 +88,11 @@ class EngineBackend(Protocol):
 
 
 def _default_backend(conf: cfg.ConfigOpts) -> EngineBackend:
-    try:
-        module = importlib.import_module("keel_heat_core.service.db_backend")
-    except ImportError as exc:
-        raise RuntimeError(
-            f"The engine's database backend is not available ({exc})"
-        ) from exc
-    backend: EngineBackend = module.DatabaseBackend(conf)
-    return backend
+    return DatabaseBackend(conf)
 
 
 def _default_transport(conf: cfg.ConfigOpts) -> oslo_messaging.Transport:
-    try:
-        shared = importlib.import_module("keel_heat_core.rpc.transport")
-    except ImportError:
-        return oslo_messaging.get_rpc_transport(conf)
-    transport: oslo_messaging.Transport = shared.get_transport(conf)
-    return transport
+    return rpc_transport.get_transport(conf)
 
 
 def _opt(conf: cfg.ConfigOpts, name: str, default: Any) -> Any:
