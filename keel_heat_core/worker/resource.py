@@ -16,6 +16,7 @@ from keel_heat_core.convergence.store import InRelease
 from keel_heat_core.exception import UpdateReplace
 from keel_heat_core.model import rows as r
 from keel_heat_core.plugin_api import properties as props_mod
+from keel_heat_core.plugin_api import protocol as lifecycle
 from keel_heat_core.plugin_api.resource import Resource as PluginResource
 from keel_heat_core.worker import local as local_mod
 from keel_heat_core.worker.action import (
@@ -30,8 +31,9 @@ from keel_heat_core.worker.lock import (
 )
 from keel_heat_core.worker.wake import StackWaiters, cancel_key
 
-#: ``(definition, row, resolved properties) -> plugin object``
-PluginFactory = Callable[[Any, r.ResourceRow, dict[str, Any]], Any]
+#: ``(definition, row, resolved properties) -> plugin object``; what the
+#: worker calls on it is :mod:`keel_heat_core.plugin_api.protocol`
+PluginFactory = Callable[[Any, r.ResourceRow, dict[str, Any]], object]
 
 
 class ResourceActionFailed(Exception):
@@ -116,7 +118,9 @@ class ConvergenceResource:
         self.properties = properties
         self.store = store
         self.engine_id = engine_id
-        self.plugin = plugins(definition, row, properties)
+        #: the plugin: a Resource, or in unit tests a bare object with
+        #: some of the capabilities of the lifecycle protocol
+        self.plugin: object = plugins(definition, row, properties)
         #: ``(self, action) -> sync point writes`` to make in the
         #: transaction that releases the lock after a successful action
         #: (set by the node: ``CheckResource`` hands its successors over)
@@ -187,9 +191,10 @@ class ConvergenceResource:
         return self._event_record(action, status, reason)
 
     def _show_plugin(self, action: str, status: str, reason: str) -> None:
-        if hasattr(self.plugin, "status"):
-            self.plugin.action, self.plugin.status = action, status
-            self.plugin.status_reason = reason
+        plugin = self.plugin
+        if lifecycle.shows_state(plugin):
+            plugin.action, plugin.status = action, status
+            plugin.status_reason = reason
 
     def _apply(self, values: Mapping[str, Any]) -> None:
         """Take written state values into the row and the plugin."""
@@ -202,9 +207,11 @@ class ConvergenceResource:
         self.row.atomic_key = self.lock.state.atomic_key
 
     def _note_physical_id(self) -> None:
-        physical = getattr(self.plugin, "resource_id", None)
-        if physical is not None:
-            self.row.physical_id = physical
+        plugin = self.plugin
+        if lifecycle.has_physical_id(plugin):
+            physical = plugin.resource_id
+            if physical is not None:
+                self.row.physical_id = physical
 
     def _acquire(
         self, values: Mapping[str, Any], events: Sequence[r.EventRecord]
@@ -322,15 +329,15 @@ class ConvergenceResource:
         if not local_mod.is_local(self.plugin, action):
             return None
         started = self._event_if_new(action, r.IN_PROGRESS, "state changed")
-        inner = getattr(self.plugin, "store", None)
+        plugin = self.plugin
         local = local_mod.LocalAction(None, begin or {}, started)
-        if inner is not None:
+        if lifecycle.has_store(plugin):
             local.store = local_mod.LocalStore(
-                inner,
+                plugin.store,
                 lambda: self._settle(local, action),
                 fresh=self.row.has_data is False,
             )
-            self.plugin.store = local.store
+            plugin.store = local.store
         self._show_plugin(action, r.IN_PROGRESS, "state changed")
         return local
 
@@ -341,7 +348,7 @@ class ConvergenceResource:
         local.settled = True
         store = local.store
         if store is not None:
-            self.plugin.store = store.inner
+            self._give_back_store(store)
         try:
             self._set(
                 self._acquire,
@@ -356,6 +363,12 @@ class ConvergenceResource:
         if store is not None:
             store.write_through()
 
+    def _give_back_store(self, store: local_mod.LocalStore) -> None:
+        """The plugin's own store again, after a local action."""
+        plugin = self.plugin
+        if lifecycle.has_store(plugin):
+            plugin.store = store.inner
+
     def _finish_local(
         self,
         local: local_mod.LocalAction,
@@ -366,7 +379,7 @@ class ConvergenceResource:
         """One write: lock taken and given back, outcome, events, data."""
         store = local.store
         if store is not None:
-            self.plugin.store = store.inner
+            self._give_back_store(store)
             if store.resource_id is not None:
                 self.row.physical_id = store.resource_id[0]
         self._note_physical_id()
@@ -402,8 +415,12 @@ class ConvergenceResource:
         }
         # Heat checks the resolved property values first (a value that
         # only has its type once functions ran, such as a get_attr).
-        properties = getattr(self.plugin, "properties", None)
-        validate = getattr(properties, "validate", None)
+        plugin = self.plugin
+        validate = (
+            plugin.properties.validate
+            if lifecycle.has_validated_properties(plugin)
+            else None
+        )
         # The properties are stored as the create starts, as Heat does: a
         # resource whose create fails still shows its attributes.
         self._run(
@@ -447,8 +464,10 @@ class ConvergenceResource:
             old_type, old_definition
         ):
             return True
-        check = getattr(self.plugin, "needs_replace", None)
-        return bool(check(self.properties)) if check is not None else False
+        plugin = self.plugin
+        if lifecycle.decides_replace(plugin):
+            return bool(plugin.needs_replace(self.properties))
+        return False
 
     def update(
         self,
@@ -488,7 +507,7 @@ class ConvergenceResource:
             **self._current_again(),
         }
         # plugin_api Resources get the definition they were built with
-        after = getattr(self.plugin, "t", self.definition)
+        after = self._plugin_definition()
         args: tuple[Any, ...] = (
             after,
             tmpl_diff if tmpl_diff is not None else {},
@@ -498,15 +517,25 @@ class ConvergenceResource:
         # properties are the ones the resource has now; the new values
         # are in prop_diff and the definition (handle_update may switch
         # to them, as Heat's own types do).
-        after_props = getattr(self.plugin, "properties", None)
-        if before is not None:
-            self.plugin.properties = before
+        plugin = self.plugin
+        if before is None or not isinstance(plugin, PluginResource):
+            self._run(r.UPDATE, args, deadline, cancel, done, interval)
+            return True
+        after_props = plugin.properties
+        plugin.properties = before
         try:
             self._run(r.UPDATE, args, deadline, cancel, done, interval)
         finally:
-            if before is not None:
-                self.plugin.properties = after_props
+            plugin.properties = after_props
         return True
+
+    def _plugin_definition(self) -> Any:
+        """The definition the plugin was built with (its ``t``), or the
+        node's for a plugin without one."""
+        plugin = self.plugin
+        if lifecycle.has_definition(plugin):
+            return plugin.t
+        return self.definition
 
     def _update_plan(
         self,
@@ -533,17 +562,15 @@ class ConvergenceResource:
             and (tmpl_diff is None or not tmpl_diff.changed())
         ):
             return None
-        if not hasattr(self.plugin, "handle_update"):
+        plugin = self.plugin
+        if not lifecycle.updates_in_place(plugin):
             if not prop_diff:
                 return None
             raise UpdateReplace(self.name)
-        replace_check = getattr(
-            self.plugin, "needs_replace_with_tmpl_diff", None
-        )
         if (
             tmpl_diff
-            and replace_check is not None
-            and replace_check(tmpl_diff)
+            and lifecycle.replaces_on_template_diff(plugin)
+            and plugin.needs_replace_with_tmpl_diff(tmpl_diff)
         ):
             raise UpdateReplace(self.name)
         return before, prop_diff, tmpl_diff
@@ -564,10 +591,12 @@ class ConvergenceResource:
         """Whether a FAILED resource is updated rather than replaced: a
         plugin that says so (a child stack that exists is updated, and
         its own resources decide), unless a check failed it."""
-        decide = getattr(self.plugin, "needs_replace_failed", None)
-        if self.row.action == r.CHECK or not callable(decide):
+        plugin = self.plugin
+        if self.row.action == r.CHECK or not lifecycle.replaces_when_failed(
+            plugin
+        ):
             return False
-        return not decide()
+        return not plugin.needs_replace_failed()
 
     def _type_changed(self, old_type: str, old_definition: Any) -> bool:
         """Whether the new type is implemented by another class than the
@@ -595,16 +624,16 @@ class ConvergenceResource:
 
         :raises UpdateReplace: the plugin asks for a replacement.
         """
-        own = getattr(type(self.plugin), "_needs_update", None)
-        if own is None or own is PluginResource._needs_update:
+        plugin = self.plugin
+        if (
+            not isinstance(plugin, PluginResource)
+            or type(plugin)._needs_update is PluginResource._needs_update
+            or before is None
+        ):
             return None
         return bool(
-            self.plugin._needs_update(
-                getattr(self.plugin, "t", self.definition),
-                old_definition,
-                self.plugin.properties,
-                before,
-                None,
+            plugin._needs_update(
+                plugin.t, old_definition, plugin.properties, before, None
             )
         )
 
@@ -649,7 +678,10 @@ class ConvergenceResource:
     ) -> None:
         """SUSPEND, RESUME, CHECK or SNAPSHOT of one resource (§2.3)."""
         row = self.row
-        if action == r.CHECK and not hasattr(self.plugin, "handle_check"):
+        if (
+            action == r.CHECK
+            and lifecycle.action_hooks(self.plugin, action).handle is None
+        ):
             if row.action != r.INIT:
                 kind = self.definition.resource_type
                 reason = f"CHECK not supported for {kind}"
@@ -692,10 +724,14 @@ class ConvergenceResource:
         :raises UpdateReplace: a change needs a replacement.
         :raises ResourceActionFailed: a change is not allowed at all.
         """
-        decide = getattr(self.plugin, "update_template_diff_properties", None)
-        if decide is not None and before is not None:
+        plugin = self.plugin
+        if isinstance(plugin, PluginResource) and before is not None:
             try:
-                return dict(decide(self.plugin.properties, before))
+                return dict(
+                    plugin.update_template_diff_properties(
+                        plugin.properties, before
+                    )
+                )
             except Exception as exc:
                 if _is_update_replace(exc):
                     raise
@@ -708,7 +744,11 @@ class ConvergenceResource:
         old = dict(old_properties or {})
         diff = {k: v for k, v in self.properties.items() if old.get(k) != v}
         diff.update(dict.fromkeys(set(old) - set(self.properties)))
-        allowed = set(getattr(self.plugin, "update_allowed_properties", ()))
+        allowed = (
+            set(plugin.update_allowed_properties)
+            if lifecycle.declares_update_allowed(plugin)
+            else set()
+        )
         if not set(diff) <= allowed:
             raise UpdateReplace(self.name)
         return diff
@@ -719,23 +759,22 @@ class ConvergenceResource:
         """The stored (resolved) property values as the plugin's
         Properties, translated as its own are; None for a plugin that is
         not a plugin_api Resource."""
-        if not hasattr(self.plugin, "update_template_diff_properties"):
+        plugin = self.plugin
+        if not isinstance(plugin, PluginResource):
             return None
         before = props_mod.Properties(
-            self.plugin.properties_schema,
+            plugin.properties_schema,
             dict(old_properties or {}),
-            context=getattr(self.plugin, "context", None),
+            context=plugin.context,
             section="Properties",
         )
-        translate = getattr(self.plugin, "translate_properties", None)
-        if translate is not None:
-            translate(before, ignore_resolve_error=True)
+        plugin.translate_properties(before, ignore_resolve_error=True)
         return before
 
     def attributes_for(self, names: set[Any]) -> dict[Any, Any]:
         """Values of the attributes successors reference (None on error)."""
-        get = getattr(self.plugin, "FnGetAtt", None)
-        if get is None:
+        plugin = self.plugin
+        if not lifecycle.has_attributes(plugin):
             return {}
         out: dict[Any, Any] = {}
         for name in names:
@@ -746,17 +785,17 @@ class ConvergenceResource:
                 (name[0], name[1:]) if isinstance(name, tuple) else (name, ())
             )
             try:
-                out[name] = get(attr, *path)
+                out[name] = plugin.FnGetAtt(attr, *path)
             except Exception:  # an unresolvable attribute resolves to null
                 out[name] = None
         return out
 
     def reference_id(self) -> str:
         """``get_resource``/``Ref`` of this resource."""
-        get = getattr(self.plugin, "FnGetRefId", None)
-        if get is not None:
+        plugin = self.plugin
+        if lifecycle.has_reference(plugin):
             try:
-                return str(get())
+                return str(plugin.FnGetRefId())
             except Exception:
                 return self.row.physical_id or self.name
         return self.row.physical_id or self.name
