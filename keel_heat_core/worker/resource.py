@@ -19,6 +19,7 @@ from keel_heat_core.plugin_api import properties as props_mod
 from keel_heat_core.plugin_api import protocol as lifecycle
 from keel_heat_core.plugin_api.resource import Resource as PluginResource
 from keel_heat_core.worker import local as local_mod
+from keel_heat_core.worker import update_decision as decide
 from keel_heat_core.worker.action import (
     ActionCancelled,
     ActionTimeout,
@@ -70,18 +71,6 @@ def restricted_actions(definition: Any, name: str) -> set[str]:
     if env is None:
         return set()
     return set(env.registry.get_rsrc_restricted_actions(name))
-
-
-def _instantiated_class(definition: Any) -> Any:
-    """The class a definition's type resolves to through its template's
-    environment, or None when the definition cannot tell."""
-    resolve = getattr(definition, "instantiated_class", None)
-    if not callable(resolve):
-        return None
-    try:
-        return resolve()
-    except Exception:  # no longer known (a pack gone): names decide
-        return None
 
 
 def _is_update_replace(exc: BaseException) -> bool:
@@ -456,12 +445,14 @@ class ConvergenceResource:
     ) -> bool:
         """Replace instead of update (plugins.md §1.3 step 1, type change)."""
         row = self.row
-        if row.status == r.FAILED and not self._fixed_in_place():
+        if row.status == r.FAILED and not decide.fixed_in_place(
+            self.plugin, row.action
+        ):
             return True
         if row.action == r.INIT or row.action == r.DELETE:
             return True
-        if old_type is not None and self._type_changed(
-            old_type, old_definition
+        if old_type is not None and decide.type_changed(
+            old_type, old_definition, self.definition
         ):
             return True
         plugin = self.plugin
@@ -507,7 +498,7 @@ class ConvergenceResource:
             **self._current_again(),
         }
         # plugin_api Resources get the definition they were built with
-        after = self._plugin_definition()
+        after = decide.plugin_definition(self.plugin, self.definition)
         args: tuple[Any, ...] = (
             after,
             tmpl_diff if tmpl_diff is not None else {},
@@ -529,14 +520,6 @@ class ConvergenceResource:
             plugin.properties = after_props
         return True
 
-    def _plugin_definition(self) -> Any:
-        """The definition the plugin was built with (its ``t``), or the
-        node's for a plugin without one."""
-        plugin = self.plugin
-        if lifecycle.has_definition(plugin):
-            return plugin.t
-        return self.definition
-
     def _update_plan(
         self,
         old_properties: Mapping[str, Any] | None,
@@ -550,8 +533,10 @@ class ConvergenceResource:
         """
         if self.needs_replace(old_type, old_definition):
             raise UpdateReplace(self.name)
-        before = self._before_properties(old_properties)
-        decided = self._plugin_needs_update(old_definition, before)
+        before = decide.before_properties(self.plugin, old_properties)
+        decided = decide.plugin_needs_update(
+            self.plugin, old_definition, before
+        )
         if decided is False:
             return None
         prop_diff = self._prop_diff(old_properties, before)
@@ -586,56 +571,6 @@ class ConvergenceResource:
         exc = exception.ResourceActionRestricted(action=action)
         self._event(r.UPDATE, r.FAILED, str(exc))
         raise ResourceActionFailed(r.UPDATE, failure_text(exc, self.name))
-
-    def _fixed_in_place(self) -> bool:
-        """Whether a FAILED resource is updated rather than replaced: a
-        plugin that says so (a child stack that exists is updated, and
-        its own resources decide), unless a check failed it."""
-        plugin = self.plugin
-        if self.row.action == r.CHECK or not lifecycle.replaces_when_failed(
-            plugin
-        ):
-            return False
-        return not plugin.needs_replace_failed()
-
-    def _type_changed(self, old_type: str, old_definition: Any) -> bool:
-        """Whether the new type is implemented by another class than the
-        old one was (as Heat decides): a rename to an alias of the same
-        class, or from one template resource type to another, updates in
-        place; the same name mapped to another class replaces. A
-        deprecated class's named substitute also updates in place.
-        Definitions that cannot name their class compare type names."""
-        old_cls = _instantiated_class(old_definition)
-        new_cls = _instantiated_class(self.definition)
-        if old_cls is None or new_cls is None:
-            return bool(old_type != self.definition.resource_type)
-        if old_cls is new_cls:
-            return False
-        status = getattr(old_cls, "support_status", None)
-        substitute = getattr(status, "substitute_class", None)
-        return bool(substitute is None or substitute is not new_cls)
-
-    def _plugin_needs_update(
-        self, old_definition: Any, before: props_mod.Properties | None
-    ) -> bool | None:
-        """A plugin's own ``_needs_update`` (OS::Heat::None never updates,
-        an UpdateWaitConditionHandle is always replaced); None when the
-        plugin keeps the engine's rule (any change of the definition).
-
-        :raises UpdateReplace: the plugin asks for a replacement.
-        """
-        plugin = self.plugin
-        if (
-            not isinstance(plugin, PluginResource)
-            or type(plugin)._needs_update is PluginResource._needs_update
-            or before is None
-        ):
-            return None
-        return bool(
-            plugin._needs_update(
-                plugin.t, old_definition, plugin.properties, before, None
-            )
-        )
 
     def _tmpl_diff(self, old_definition: Any, properties_changed: bool) -> Any:
         """What changed in the definition (Heat's ``tmpl_diff``); None
@@ -720,7 +655,8 @@ class ConvergenceResource:
         plugin object may change ``update_allowed_properties`` only.
 
         :param before: the stored values as the plugin's Properties
-            (:meth:`_before_properties`; None for a bare plugin object).
+            (:func:`.update_decision.before_properties`; None for a
+            bare plugin object).
         :raises UpdateReplace: a change needs a replacement.
         :raises ResourceActionFailed: a change is not allowed at all.
         """
@@ -752,24 +688,6 @@ class ConvergenceResource:
         if not set(diff) <= allowed:
             raise UpdateReplace(self.name)
         return diff
-
-    def _before_properties(
-        self, old_properties: Mapping[str, Any] | None
-    ) -> props_mod.Properties | None:
-        """The stored (resolved) property values as the plugin's
-        Properties, translated as its own are; None for a plugin that is
-        not a plugin_api Resource."""
-        plugin = self.plugin
-        if not isinstance(plugin, PluginResource):
-            return None
-        before = props_mod.Properties(
-            plugin.properties_schema,
-            dict(old_properties or {}),
-            context=plugin.context,
-            section="Properties",
-        )
-        plugin.translate_properties(before, ignore_resolve_error=True)
-        return before
 
     def attributes_for(self, names: set[Any]) -> dict[Any, Any]:
         """Values of the attributes successors reference (None on error)."""
