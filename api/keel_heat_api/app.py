@@ -100,9 +100,7 @@ def setup_app(
         allow_methods=CORS_ALLOW_METHODS,
     )
     app = pecan_app(conf, enforcer, rpc)
-    app = ContextMiddleware(
-        app, enforcer, getattr(conf, "auth_encryption_key", None)
-    )
+    app = ContextMiddleware(app, enforcer, conf.auth_encryption_key)
     app = _auth(app, conf)
     app = profiling.wsgi(app, conf)
     app = VersionNegotiation(app)

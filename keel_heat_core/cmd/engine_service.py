@@ -1,17 +1,15 @@
-"""How the console scripts find the engine service.
+"""What the console scripts need of the engine service.
 
-The engine team provides ``keel_heat_core.service.engine.EngineService``;
-the scripts import it only when they start one, so that the commands
-(and their ``--help``) work without it.
+:func:`load_engine_factory` gives the real one
+(:class:`keel_heat_core.service.engine.EngineService`); the scripts take
+any :class:`EngineServiceFactory`, so their tests start fake engines.
 """
 
-import importlib
 from typing import Protocol
 
 from oslo_config import cfg
 
-ENGINE_MODULE = "keel_heat_core.service.engine"
-ENGINE_CLASS = "EngineService"
+from keel_heat_core.service import engine as engine_mod
 
 
 class EngineService(Protocol):
@@ -34,22 +32,6 @@ class EngineServiceFactory(Protocol):
         """Return a service; ``engine_id`` is a fresh uuid per process."""
 
 
-class EngineUnavailable(RuntimeError):
-    """The engine service cannot be imported."""
-
-
 def load_engine_factory() -> EngineServiceFactory:
-    """Import and return the engine service class.
-
-    :raises EngineUnavailable: with a message saying what is missing
-    """
-    try:
-        module = importlib.import_module(ENGINE_MODULE)
-        factory: EngineServiceFactory = getattr(module, ENGINE_CLASS)
-    except (ImportError, AttributeError) as exc:
-        raise EngineUnavailable(
-            f"The engine service {ENGINE_MODULE}.{ENGINE_CLASS} is not "
-            f"available ({exc}); this installation of keel-heat-core "
-            f"cannot run an engine."
-        ) from exc
-    return factory
+    """Return the engine service class."""
+    return engine_mod.EngineService

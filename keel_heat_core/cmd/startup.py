@@ -20,7 +20,6 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 
 from keel_heat_core import plugins
-from keel_heat_core.cmd.engine_service import EngineUnavailable
 
 LOG = logging.getLogger(__name__)
 
@@ -64,9 +63,7 @@ def _reason(exc: BaseException) -> str:
 def describe(exc: BaseException, conf: cfg.ConfigOpts) -> str | None:
     """The line for a start-up failure of configuration or environment,
     or None for anything else."""
-    if isinstance(
-        exc, StartupError | cfg.Error | EngineUnavailable | plugins.PluginError
-    ):
+    if isinstance(exc, StartupError | cfg.Error | plugins.PluginError):
         return str(exc)
     if isinstance(exc, ModuleNotFoundError) and exc.name in DRIVER_MODULES:
         return (

@@ -4,7 +4,10 @@ Nothing is registered at import time. A program builds or receives a
 :class:`oslo_config.cfg.ConfigOpts` and calls :func:`register_opts` on it;
 tests build their own.
 
-Other parts read options as ``conf.<option>`` or ``conf.<group>.<option>``.
+Other parts read options as ``conf.<option>`` or ``conf.<group>.<option>``,
+with the defaults registered here and nowhere else; an option another
+library registers only when it is used is read with
+:func:`library_option`.
 A part that needs options of its own adds a module here exposing
 ``list_opts()`` (pairs of group name and options) and lists it in
 :data:`GROUP_MODULES`; the generator and :func:`register_opts` pick it up.
@@ -13,6 +16,7 @@ A part that needs options of its own adds a module here exposing
 import importlib
 from collections.abc import Iterator
 from types import ModuleType
+from typing import Any
 
 import oslo_messaging
 from oslo_config import cfg
@@ -125,3 +129,18 @@ def register_opts(conf: cfg.ConfigOpts) -> None:
     trustee.register(conf)
     identity.register_opts(conf)
     diagnostics.register(conf)
+
+
+def library_option(conf: cfg.ConfigOpts, group: str, name: str) -> Any:
+    """An option another library registers when it is used, or None.
+
+    keystonemiddleware registers ``[keystone_authtoken]`` in the API
+    process only; keystoneauth registers the options of the ``[trustee]``
+    plugin once its ``auth_type`` is loaded. Code that may run before or
+    without them reads them here; keel-heat's own options are read as
+    ``conf.<group>.<name>``.
+    """
+    try:
+        return conf[group][name]
+    except (cfg.NoSuchOptError, cfg.NoSuchGroupError, KeyError):
+        return None

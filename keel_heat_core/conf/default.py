@@ -175,6 +175,12 @@ engine_opts: list[cfg.Opt] = [
         help="Re-authenticate with a trust when a token expires, so that "
         "long operations can finish.",
     ),
+    cfg.BoolOpt(
+        "allow_trusts_redelegation",
+        default=False,
+        help="Create trusts that may be redelegated (only with "
+        "reauthentication_auth_method = trusts).",
+    ),
     cfg.ListOpt(
         "trusts_delegated_roles",
         default=[],
@@ -197,6 +203,11 @@ engine_opts: list[cfg.Opt] = [
         "stack_action_timeout",
         default=3600,
         help="Seconds a stack action (create, update…) may take.",
+    ),
+    cfg.StrOpt(
+        "default_notification_level",
+        default="INFO",
+        help="Level of the notifications the engine sends.",
     ),
     cfg.IntOpt(
         "error_wait_time",

@@ -1,8 +1,11 @@
 """The resource plugin API: the only module resource packs import.
 
 Everything a pack needs is re-exported here, and this surface follows
-semantic versioning through :data:`PLUGIN_API_VERSION`: a pack declares the
-major version it was written for, minor versions only add.
+semantic versioning through :data:`PLUGIN_API_VERSION`: a minor version
+only adds, a major one may change or remove. Each pack and client plugin
+declares the range it supports, which the core checks before loading it
+(:mod:`keel_heat_core.plugin_api.version`). ``docs/writing-a-pack.md``
+describes the whole SDK.
 
 Typical use::
 
@@ -22,15 +25,14 @@ Typical use::
 
 from __future__ import annotations
 
-import pluggy
-
-from keel_heat_core import exception
 from keel_heat_core.plugin_api import (
     attributes,
     constraints,
     errors,
+    exception,
     identifier,
     properties,
+    protocol,
     server_base,
     signal_responder,
     stack_resource,
@@ -43,18 +45,10 @@ from keel_heat_core.plugin_api.client_plugin import (
     ClientPlugin,
     DefaultClientPlugin,
 )
+from keel_heat_core.plugin_api.hooks import hookimpl
 from keel_heat_core.plugin_api.resource import PollDelay, Resource
 from keel_heat_core.plugin_api.support import SupportStatus
-
-#: The version of this API (major.minor); packs check the major.
-PLUGIN_API_VERSION = "1.0"
-
-try:
-    #: Marker of pluggy hook implementations (project ``keel_heat``).
-    from keel_heat_core.plugins.spec import hookimpl
-except ImportError:  # pragma: no cover - before the plugins layer exists
-    # The same project name makes this marker equivalent to the core's.
-    hookimpl = pluggy.HookimplMarker("keel_heat")
+from keel_heat_core.plugin_api.version import PLUGIN_API_VERSION
 
 __all__ = [
     "PLUGIN_API_VERSION",
@@ -70,6 +64,7 @@ __all__ = [
     "identifier",
     "hookimpl",
     "properties",
+    "protocol",
     "server_base",
     "signal_responder",
     "stack_resource",

@@ -20,6 +20,7 @@ from keel_heat_core import exception
 from keel_heat_core.plugin_api import attributes, physical_name, support
 from keel_heat_core.plugin_api import properties as props_mod
 from keel_heat_core.plugin_api.lifecycle import LifecycleHooks
+from keel_heat_core.plugin_api.protocol import ResourcePlugin
 from keel_heat_core.plugin_api.runtime import (
     MemoryResourceStore,
     ResourceStore,
@@ -547,3 +548,10 @@ class Resource(LifecycleHooks):
     ) -> bool:
         """Whether the changed properties force a replacement."""
         return False
+
+
+def _a_resource_is_a_resource_plugin(resource: Resource) -> ResourcePlugin:
+    """Nothing calls this: mypy checks here that a Resource has every
+    member of the lifecycle protocol (:mod:`.protocol`), with the types
+    the engine calls them with."""
+    return resource

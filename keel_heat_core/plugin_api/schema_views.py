@@ -24,8 +24,8 @@ from typing import Any
 
 from keel_heat_core import exception
 from keel_heat_core.plugin_api import attributes, support
-from keel_heat_core.plugin_api.property_schema import Schema, visible_schemata
 from keel_heat_core.template import constraints as constr
+from keel_heat_core.template.property_schema import Schema, visible_schemata
 
 TEMPLATE_TYPES = (HOT, CFN) = ("hot", "cfn")
 

@@ -6,7 +6,9 @@ Start-up code calls :func:`load_plugins` once::
     server_cls = plugins.registry.load(RESOURCES, "OS::Nova::Server")
     plugins.hooks.stack_pre_operation(ctx, stack, "CREATE")
 
-Packs import :data:`hookimpl` through ``keel_heat_core.plugin_api``.
+Packs import :data:`hookimpl` through ``keel_heat_core.plugin_api``; the
+registry refuses a distribution made for another plugin API version
+(:func:`~keel_heat_core.plugins.registry.check_api_version`).
 """
 
 import dataclasses
@@ -18,6 +20,7 @@ from oslo_config import cfg
 from keel_heat_core.plugins import registry as _registry
 from keel_heat_core.plugins.errors import (
     DuplicatePluginError,
+    PluginApiVersionError,
     PluginError,
     PluginLoadError,
     RequiredPackError,
@@ -49,6 +52,7 @@ __all__ = [
     "DuplicatePluginError",
     "HookManager",
     "PackInfo",
+    "PluginApiVersionError",
     "PluginEntry",
     "PluginError",
     "PluginLoadError",
@@ -102,6 +106,7 @@ def load_plugins(
     :raises PluginError: when start-up must not go on
     """
     registry = build_registry(conf, distributions)
+    registry.check_api_versions()
     hooks = HookManager(registry.hook_entries())
     hooks.check_pending()
     return Plugins(registry, hooks)

@@ -25,3 +25,33 @@ class RequiredPackError(PluginError):
 
 class PluginLoadError(PluginError):
     """An entry point failed to import."""
+
+
+class PluginApiVersionError(PluginLoadError):
+    """A distribution is not made for this core's plugin API version.
+
+    :ivar distribution: ``name version`` of the distribution.
+    :ivar supported: the range it declares (None when it declares none).
+    :ivar current: the core's ``PLUGIN_API_VERSION``.
+    :ivar core: the version of the keel-heat-core distribution.
+    """
+
+    def __init__(
+        self,
+        distribution: str,
+        supported: str | None,
+        current: str,
+        problem: str | None,
+        core: str = "",
+    ) -> None:
+        self.distribution = distribution
+        self.supported = supported
+        self.current = current
+        self.core = core
+        problem = problem or (f"supports plugin API versions {supported!r}")
+        super().__init__(
+            f"{distribution} is refused: it {problem}, and this "
+            f"keel-heat-core {core} provides plugin API {current}. Install a "
+            f"release of {distribution.split()[0]} made for plugin API "
+            f"{current}, or list it in [plugins] disabled_packs."
+        )

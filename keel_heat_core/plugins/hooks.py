@@ -13,7 +13,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from keel_heat_core.plugins import core_hooks, errors, spec
-from keel_heat_core.plugins.registry import PluginEntry
+from keel_heat_core.plugins.registry import PluginEntry, check_api_version
 
 LOG = logging.getLogger(__name__)
 
@@ -34,7 +34,13 @@ class HookManager:
             self.register_entry(entry)
 
     def register_entry(self, entry: PluginEntry) -> None:
-        """Import the module an entry names and register its hooks."""
+        """Import the module an entry names and register its hooks.
+
+        :raises PluginApiVersionError: its distribution is made for
+            another version of the plugin API
+        :raises PluginLoadError: the module cannot be imported
+        """
+        check_api_version(entry)
         try:
             module = entry.entry_point.load()
         except Exception as exc:

@@ -17,8 +17,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from oslo_log import log as logging
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
 from stevedore import extension
 
+from keel_heat_core.plugin_api import version as api_version
 from keel_heat_core.plugins import errors
 
 LOG = logging.getLogger(__name__)
@@ -29,6 +32,10 @@ CONSTRAINTS = "keel_heat.constraints"
 TEMPLATES = "keel_heat.templates"
 EVENT_SINKS = "keel_heat.event_sinks"
 HOOKS = "keel_heat.hooks"
+
+#: The distribution whose plugins are the core's own: it ships the plugin
+#: API, so it declares no range of it.
+CORE_DISTRIBUTION = "keel-heat-core"
 
 #: Groups in which a name means one implementation.
 NAMED_GROUPS = (RESOURCES, CLIENTS, CONSTRAINTS, TEMPLATES, EVENT_SINKS)
@@ -54,6 +61,9 @@ class PluginEntry:
     distribution: str
     version: str
     entry_point: metadata.EntryPoint
+    #: the entry point of the distribution's plugin API range
+    #: (:mod:`keel_heat_core.plugin_api.version`), None when undeclared
+    api_requires: metadata.EntryPoint | None = None
 
     @property
     def origin(self) -> str:
@@ -96,11 +106,74 @@ def discover(
         if not name or canonical_name(name) in seen:
             continue
         seen.add(canonical_name(name))
+        requires = _api_requires(dist)
         for ep in dist.entry_points:
             if ep.group in ALL_GROUPS:
                 yield PluginEntry(
-                    ep.group, ep.name, ep.value, name, dist.version, ep
+                    ep.group,
+                    ep.name,
+                    ep.value,
+                    name,
+                    dist.version,
+                    ep,
+                    requires,
                 )
+
+
+def _api_requires(dist: metadata.Distribution) -> metadata.EntryPoint | None:
+    for ep in dist.entry_points:
+        if (ep.group, ep.name) == (
+            api_version.REQUIRES_GROUP,
+            api_version.REQUIRES_NAME,
+        ):
+            return ep
+    return None
+
+
+def check_api_version(entry: PluginEntry) -> None:
+    """Refuse a distribution made for another version of the plugin API.
+
+    The core's own distribution is not checked; any other must declare
+    the range it supports (:mod:`keel_heat_core.plugin_api.version`).
+
+    :raises PluginApiVersionError: the distribution declares no range, an
+        unreadable one, or one without :data:`PLUGIN_API_VERSION`
+    """
+    if canonical_name(entry.distribution) == CORE_DISTRIBUTION:
+        return
+    current = api_version.PLUGIN_API_VERSION
+    if entry.api_requires is None:
+        raise errors.PluginApiVersionError(
+            entry.origin,
+            None,
+            current,
+            f"declares no supported plugin API range (an entry point "
+            f"{api_version.REQUIRES_NAME!r} in group "
+            f"{api_version.REQUIRES_GROUP!r})",
+            _core_version(),
+        )
+    try:
+        declared = entry.api_requires.load()
+        supported = SpecifierSet(str(declared))
+    except Exception as exc:  # an import error, a bad specifier
+        raise errors.PluginApiVersionError(
+            entry.origin,
+            entry.api_requires.value,
+            current,
+            f"declares an unreadable plugin API range: {exc}",
+            _core_version(),
+        ) from exc
+    if Version(current) not in supported:
+        raise errors.PluginApiVersionError(
+            entry.origin, str(supported), current, None, _core_version()
+        )
+
+
+def _core_version() -> str:
+    try:
+        return metadata.version(CORE_DISTRIBUTION)
+    except metadata.PackageNotFoundError:  # a source tree, not installed
+        return "(not installed)"
 
 
 def _type_disabled(name: str, patterns: Iterable[str]) -> bool:
@@ -129,6 +202,7 @@ class PluginRegistry:
         self._hooks: list[PluginEntry] = []
         self._packs: dict[str, PackInfo] = {}
         self._loaded: dict[tuple[str, str], Any] = {}
+        self._api_checked: dict[str, errors.PluginApiVersionError | None] = {}
         for entry in entries:
             key = canonical_name(entry.distribution)
             pack = self._packs.setdefault(
@@ -167,12 +241,19 @@ class PluginRegistry:
         """Import and return the object registered as ``name``.
 
         :raises KeyError: when nothing is registered under that name
+        :raises PluginApiVersionError: the distribution is made for
+            another version of the plugin API (:func:`check_api_version`)
         :raises PluginLoadError: when the import fails; the failure is
             also recorded on the distribution's :class:`PackInfo`
         """
         key = (group, name)
         if key not in self._loaded:
             entry = self._entries[key]
+            try:
+                self._check_api(entry)
+            except errors.PluginApiVersionError as exc:
+                self._record_error(entry, exc)
+                raise
             try:
                 self._loaded[key] = entry.entry_point.load()
             except Exception as exc:
@@ -182,6 +263,44 @@ class PluginRegistry:
                     f"{exc}"
                 ) from exc
         return self._loaded[key]
+
+    def check_api_versions(self) -> None:
+        """Refuse every enabled distribution made for another plugin API.
+
+        The engine loads plugins from several places (the global
+        environment, the constraint and client registries), so start-up
+        checks every distribution at once rather than waiting for a load.
+
+        :raises PluginApiVersionError: naming the one refused distribution
+        :raises PluginError: naming each, when several are refused
+        """
+        first: dict[str, PluginEntry] = {}
+        for entry in [*self._entries.values(), *self._hooks]:
+            first.setdefault(canonical_name(entry.distribution), entry)
+        refused = []
+        for _, entry in sorted(first.items()):
+            try:
+                self._check_api(entry)
+            except errors.PluginApiVersionError as exc:
+                refused.append(exc)
+        if len(refused) == 1:
+            raise refused[0]
+        if refused:
+            raise errors.PluginError(" ".join(str(e) for e in refused))
+
+    def _check_api(self, entry: PluginEntry) -> None:
+        """:func:`check_api_version`, once per distribution."""
+        dist = canonical_name(entry.distribution)
+        if dist not in self._api_checked:
+            try:
+                check_api_version(entry)
+            except errors.PluginApiVersionError as exc:
+                self._api_checked[dist] = exc
+                raise
+            self._api_checked[dist] = None
+        refused = self._api_checked[dist]
+        if refused is not None:
+            raise refused
 
     def _record_error(self, entry: PluginEntry, exc: BaseException) -> None:
         pack = self._packs[canonical_name(entry.distribution)]
@@ -209,6 +328,8 @@ class PluginRegistry:
                 continue
             try:
                 self.load(group, name)
+            except errors.PluginApiVersionError as exc:
+                failures[f"{group}:{name}"] = str(exc)
             except errors.PluginLoadError as exc:
                 failures[f"{group}:{name}"] = str(exc.__cause__ or exc)
         return failures

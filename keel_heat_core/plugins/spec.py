@@ -2,7 +2,7 @@
 
 Names say what the thing is; a plugin implements any of these functions in
 a module named by a ``keel_heat.hooks`` entry point, decorated with
-:data:`hookimpl` (``keel_heat_core.plugin_api`` re-exports it). The core
+:data:`hookimpl` (defined by ``keel_heat_core.plugin_api``, the SDK). The core
 implements the same hooks in :mod:`keel_heat_core.plugins.core_hooks`.
 
 The ``stack`` and ``resource`` arguments are the engine's runtime objects
@@ -15,12 +15,10 @@ from typing import Any
 import pluggy
 from oslo_config import cfg
 
-PROJECT = "keel_heat"
+from keel_heat_core.plugin_api.hooks import PROJECT as PROJECT
+from keel_heat_core.plugin_api.hooks import hookimpl as hookimpl
 
 hookspec = pluggy.HookspecMarker(PROJECT)
-
-#: Marker for hook implementations.
-hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
 @hookspec

@@ -27,6 +27,7 @@ from oslo_config import cfg
 
 from keel_heat_core.context import BusContextSerializer
 from keel_heat_core.exception import HeatException
+from keel_heat_core.rpc import transport as rpc_transport
 from keel_heat_core.rpc.payload import PayloadSerializer
 
 __all__ = [
@@ -140,15 +141,7 @@ def register_tracing_opts(conf: cfg.ConfigOpts) -> None:
 
 def get_transport(conf: cfg.ConfigOpts) -> messaging.Transport:
     """Return the RPC transport of the configured ``transport_url``."""
-    try:
-        shared = importlib.import_module("keel_heat_core.rpc.transport")
-    except ImportError:
-        shared = None
-    if shared is not None and hasattr(shared, "get_transport"):
-        return shared.get_transport(conf)
-    return messaging.get_rpc_transport(
-        conf, allowed_remote_exmods=ALLOWED_EXMODS
-    )
+    return rpc_transport.get_transport(conf)
 
 
 class RPCClientBase:

@@ -33,23 +33,6 @@ from keel_heat_core.worker.deps import (
 LOG = logging.getLogger(__name__)
 
 
-def _opt(conf: cfg.ConfigOpts, name: str, default: Any) -> Any:
-    try:
-        value = getattr(conf, name)
-    except cfg.NoSuchOptError:
-        return default
-    return default if value is None else value
-
-
-def _outage(conf: cfg.ConfigOpts) -> OutageRetry | None:
-    """``[database] db_retry_timeout`` and oslo.db's retry pauses, when
-    registered."""
-    try:
-        return OutageRetry.from_conf(conf.database)
-    except (cfg.NoSuchOptError, AttributeError):
-        return None
-
-
 class _TraversalEnd:
     """Calls each end-of-traversal handler in turn; returns what they
     leave for after the final state, in the same order."""
@@ -87,15 +70,15 @@ class DatabaseBackend:
         if db is None:
             db = Database(
                 conf.database.connection,
-                _opt(conf, "auth_encryption_key", None),
-                outage=_outage(conf),
+                conf.auth_encryption_key,
+                outage=OutageRetry.from_conf(conf.database),
             )
             trace_statements(db, conf)
         self.db = db
         self.stacks = db_stores.DbStackStore(db)
         self.resources = db_stores.DbResourceStore(
             db,
-            bool(_opt(conf, "encrypt_parameters_and_properties", False)),
+            bool(conf.encrypt_parameters_and_properties),
             stacks=self.stacks,
         )
         self.sync_points = db_stores.DbSyncPointStore(db, self.stacks)
@@ -116,9 +99,7 @@ class DatabaseBackend:
             caster=CommittingCaster(caster, self.db.runs),
             liveness=liveness,
             commits=self.db.runs,
-            stack_action_timeout=int(
-                _opt(self.conf, "stack_action_timeout", 3600)
-            ),
+            stack_action_timeout=int(self.conf.stack_action_timeout),
             notifier=self._notifier(),
             # snapshots: service/snapshots.py
             on_traversal_end=_TraversalEnd(
@@ -139,7 +120,7 @@ class DatabaseBackend:
 
         return StackNotifier(
             transport.get_notifier(self.conf, serializer=serializer()),
-            str(_opt(self.conf, "default_notification_level", "INFO")),
+            str(self.conf.default_notification_level),
             details=self._stack_details,
         )
 

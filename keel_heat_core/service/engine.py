@@ -11,23 +11,24 @@ traversals (:mod:`keel_heat_core.worker.resume`).
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import socket
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 import oslo_messaging
 from oslo_config import cfg
 
 from keel_heat_core import remote_templates as remote
+from keel_heat_core.rpc import transport as rpc_transport
 from keel_heat_core.rpc.expected import ExpectedErrors
 from keel_heat_core.rpc.listener_client import TOPIC as LISTENER_TOPIC
 from keel_heat_core.rpc.listener_client import ListenerClient
 from keel_heat_core.rpc.worker_client import TOPIC as WORKER_TOPIC
 from keel_heat_core.rpc.worker_client import WorkerClient, serializer
+from keel_heat_core.service.db_backend import DatabaseBackend
 from keel_heat_core.service.worker_endpoint import (
     ListenerEndpoint,
     WorkerEndpoint,
@@ -42,8 +43,6 @@ LOG = logging.getLogger(__name__)
 
 ENGINE_TOPIC = "engine"
 ENGINE_VERSION = "1.36"
-#: seconds between automatic resume passes when not configured
-DEFAULT_RESUME_INTERVAL = 10.0
 
 
 class ServiceStore(Protocol):
@@ -87,31 +86,11 @@ class EngineBackend(Protocol):
 
 
 def _default_backend(conf: cfg.ConfigOpts) -> EngineBackend:
-    try:
-        module = importlib.import_module("keel_heat_core.service.db_backend")
-    except ImportError as exc:
-        raise RuntimeError(
-            f"The engine's database backend is not available ({exc})"
-        ) from exc
-    backend: EngineBackend = module.DatabaseBackend(conf)
-    return backend
+    return DatabaseBackend(conf)
 
 
 def _default_transport(conf: cfg.ConfigOpts) -> oslo_messaging.Transport:
-    try:
-        shared = importlib.import_module("keel_heat_core.rpc.transport")
-    except ImportError:
-        return oslo_messaging.get_rpc_transport(conf)
-    transport: oslo_messaging.Transport = shared.get_transport(conf)
-    return transport
-
-
-def _opt(conf: cfg.ConfigOpts, name: str, default: Any) -> Any:
-    try:
-        value = getattr(conf, name)
-    except cfg.NoSuchOptError:
-        return default
-    return default if value is None else value
+    return rpc_transport.get_transport(conf)
 
 
 class EngineService:
@@ -155,7 +134,7 @@ class EngineService:
     @property
     def host(self) -> str:
         """``[DEFAULT] host``: the server name of topic ``engine``."""
-        return str(_opt(self.conf, "host", socket.gethostname()))
+        return str(self.conf.host)
 
     def start(self) -> None:
         """Start serving and the background threads; return promptly."""
@@ -169,7 +148,7 @@ class EngineService:
         prefix = self.topic_prefix
         liveness: Liveness = ListenerClient(
             transport,
-            _opt(self.conf, "engine_life_check_timeout", 2),
+            self.conf.engine_life_check_timeout,
             topic=prefix + LISTENER_TOPIC,
         )
         services = backend.services()
@@ -256,7 +235,7 @@ class EngineService:
         store = self._backend.services()
         if store is None:
             return
-        interval = int(_opt(self.conf, "periodic_interval", 60))
+        interval = int(self.conf.periodic_interval)
         hostname = socket.gethostname()
         try:
             store.soft_delete_stale(
@@ -282,17 +261,16 @@ class EngineService:
         """Seconds between heartbeats: ``periodic_interval``, or the
         resume interval when shorter (the heartbeat tells other engines'
         resume passes that this one is alive, worker/liveness.py)."""
-        period = float(_opt(self.conf, "periodic_interval", 60))
+        period = float(self.conf.periodic_interval)
         return min(period, self._resume_period())
 
     def _resume_period(self) -> float:
-        # ``resume_interval`` is not a Heat option: until the configuration
-        # has one, 10 s (a stalled node is re-driven after two quiet
-        # passes; a dead engine's locks on the first pass).
+        # a stalled node is re-driven after two quiet passes; a dead
+        # engine's locks are taken over on the first pass
         return float(
             self._resume_interval
             if self._resume_interval is not None
-            else _opt(self.conf, "resume_interval", DEFAULT_RESUME_INTERVAL)
+            else self.conf.resume_interval
         )
 
     def _resume_loop(self) -> None:
@@ -336,9 +314,7 @@ class EngineService:
 
 def configure_yaql(conf: cfg.ConfigOpts) -> None:
     """Apply the ``[yaql]`` limits to the ``yaql`` functions run here."""
-    group = getattr(conf, "yaql", None)
-    if group is None:
-        return
+    group = conf.yaql
     yaql_function.configure(
         limit_iterators=group.limit_iterators,
         memory_quota=group.memory_quota,
@@ -377,7 +353,7 @@ def load_global_environment(conf: cfg.ConfigOpts) -> bool:
 
     :returns: whether a directory was found and read.
     """
-    env_dir = _opt(conf, "environment_dir", None)
+    env_dir = conf.environment_dir
     if not env_dir or not os.path.isdir(env_dir):
         return False
     environment.set_global_env(environment.build_global_env(env_dir=env_dir))

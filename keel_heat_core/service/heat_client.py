@@ -8,6 +8,7 @@ plugin with python-heatclient.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from oslo_config import cfg
@@ -17,16 +18,6 @@ from keel_heat_core.plugin_api.client_plugin import ClientPlugin
 
 ORCHESTRATION = "orchestration"
 CLOUDFORMATION = "cloudformation"
-
-
-def _opt(conf: Any, group: str | None, name: str) -> Any:
-    if conf is None:
-        return None
-    try:
-        section = conf if group is None else getattr(conf, group)
-        return getattr(section, name)
-    except (cfg.NoSuchOptError, cfg.NoSuchGroupError, AttributeError):
-        return None
 
 
 class EngineHeatClientPlugin(ClientPlugin):
@@ -41,8 +32,17 @@ class EngineHeatClientPlugin(ClientPlugin):
     def _create(self, version: Any = None) -> Any:
         raise exception.NotSupported(feature="A python-heatclient client")
 
-    def _conf(self) -> Any:
-        return getattr(self.context, "engine_conf", None)
+    def _conf(self) -> cfg.ConfigOpts | None:
+        """The engine's configuration; None in a context without one."""
+        conf: cfg.ConfigOpts | None = getattr(
+            self.context, "engine_conf", None
+        )
+        return conf
+
+    def _option(self, read: Callable[[cfg.ConfigOpts], Any]) -> Any:
+        """An option of the engine's configuration; None without one."""
+        conf = self._conf()
+        return None if conf is None else read(conf)
 
     def _url_for(self, service_type: str) -> str:
         sess = getattr(self.context, "keystone_session", None)
@@ -52,7 +52,7 @@ class EngineHeatClientPlugin(ClientPlugin):
                 service_type=service_type,
                 interface="public",
                 region_name=getattr(self.context, "region_name", None)
-                or _opt(self._conf(), None, "region_name_for_services"),
+                or self._option(lambda c: c.region_name_for_services),
             )
         if not url:
             raise exception.EntityNotFound(
@@ -62,7 +62,7 @@ class EngineHeatClientPlugin(ClientPlugin):
 
     def get_heat_url(self) -> str:
         """The native API of the context's project."""
-        configured = _opt(self._conf(), "clients_heat", "url")
+        configured = self._option(lambda c: c.clients_heat.url)
         if configured:
             project = getattr(self.context, "project_id", "") or ""
             return str(configured) % {"tenant_id": project}
@@ -70,17 +70,17 @@ class EngineHeatClientPlugin(ClientPlugin):
 
     def get_heat_cfn_url(self) -> str:
         """The CFN API (``…/v1``)."""
-        waitcond = _opt(self._conf(), None, "heat_waitcondition_server_url")
+        waitcond = self._option(lambda c: c.heat_waitcondition_server_url)
         if waitcond:
             return str(waitcond).replace("/waitcondition", "")
         return self._url_for(CLOUDFORMATION)
 
     def get_cfn_metadata_server_url(self) -> str:
         """The metadata server servers poll, with a trailing slash."""
-        url = _opt(self._conf(), None, "heat_metadata_server_url")
+        url = self._option(lambda c: c.heat_metadata_server_url)
         url = str(url) if url else self.get_heat_cfn_url()
         return url if url.endswith("/") else url + "/"
 
     def get_insecure_option(self) -> bool:
         """Whether servers may skip TLS checks of the APIs."""
-        return bool(_opt(self._conf(), "clients_heat", "insecure"))
+        return bool(self._option(lambda c: c.clients_heat.insecure))

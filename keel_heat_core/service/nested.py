@@ -40,7 +40,8 @@ class LocalEngineRPC(LocalSoftwareRPC, ResourceEngineAPI):
     @property
     def region_name(self) -> str | None:
         """The region this engine serves (``region_name_for_services``)."""
-        return getattr(self._api.conf, "region_name_for_services", None)
+        region: str | None = self._api.conf.region_name_for_services
+        return region
 
     def heat_client(self, ctxt: Any) -> LocalHeatClient:
         """heatclient's calls served by this engine, as ``ctxt``."""

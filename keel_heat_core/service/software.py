@@ -136,14 +136,6 @@ def _not_found(exc: db_exceptions.DBError) -> exception.NotFound:
     return exception.NotFound(str(exc))
 
 
-def _opt(conf: cfg.ConfigOpts | None, name: str, default: int) -> int:
-    try:
-        value = getattr(conf, name)
-    except (cfg.NoSuchOptError, AttributeError):
-        return default
-    return default if value is None else int(value)
-
-
 def _put_metadata(url: str, metadata: Mapping[str, Any]) -> None:
     # the URL is the Swift TempURL the server resource stored
     request = urllib.request.Request(  # noqa: S310
@@ -160,7 +152,8 @@ class SoftwareService:
     """The twelve software config and deployment calls.
 
     :param db: the database.
-    :param conf: the service configuration (per-project limits).
+    :param conf: the service configuration (per-project limits); None
+        for no limits.
     :param put_metadata: PUTs a server's metadata document to its
         ``metadata_put_url`` (Swift TempURL; a fake in tests).
     :param sleep: waits between retries and polls.
@@ -225,7 +218,11 @@ class SoftwareService:
     ) -> dict[str, Any]:
         scope = scope_of(ctxt)
         if not scope.is_admin:
-            limit = _opt(self.conf, "max_software_configs_per_tenant", 4096)
+            limit = (
+                -1
+                if self.conf is None
+                else int(self.conf.max_software_configs_per_tenant)
+            )
             if 0 <= limit <= config_repo.count(self.db, scope):
                 raise exception.RequestLimitExceeded(
                     message="You have reached the maximum software configs "
@@ -328,8 +325,10 @@ class SoftwareService:
     ) -> dict[str, Any]:
         scope = scope_of(ctxt)
         if not scope.is_admin:
-            limit = _opt(
-                self.conf, "max_software_deployments_per_tenant", 4096
+            limit = (
+                -1
+                if self.conf is None
+                else int(self.conf.max_software_deployments_per_tenant)
             )
             if 0 <= limit <= deployment_repo.count(self.db, scope):
                 raise exception.RequestLimitExceeded(

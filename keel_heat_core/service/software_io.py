@@ -16,7 +16,7 @@ from typing import Any
 from keel_heat_core import exception
 from keel_heat_core.plugin_api import constraints
 from keel_heat_core.plugin_api.properties import Properties
-from keel_heat_core.plugin_api.property_schema import Schema
+from keel_heat_core.template.property_schema import Schema
 
 KEYS = (NAME, DESCRIPTION, TYPE, DEFAULT, REPLACE_ON_CHANGE, VALUE) = (
     "name",

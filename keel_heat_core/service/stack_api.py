@@ -221,9 +221,7 @@ class StackAPI:
 
     def _store_template(self, stored: StoredTemplate, files: Any) -> int:
         env = stored.env.env_as_dict()
-        if bool(
-            getattr(self.conf, "encrypt_parameters_and_properties", False)
-        ):
+        if bool(self.conf.encrypt_parameters_and_properties):
             hidden = [
                 name
                 for name, schema in stored.parameters.schemata.items()
@@ -325,7 +323,7 @@ class StackAPI:
         """The parsed ``adopt_stack_data`` (JSON or YAML text, or a map)."""
         if not raw:
             return None
-        if not bool(getattr(self.conf, "enable_stack_adopt", False)):
+        if not self.conf.enable_stack_adopt:
             raise exception.NotSupported(feature="Stack Adopt")
         data = yaml.safe_load(raw) if isinstance(raw, str) else raw
         if not isinstance(data, Mapping):
@@ -496,7 +494,7 @@ class StackAPI:
 
     def export_stack(self, ctxt: Any, stack_identity: Any) -> dict[str, Any]:
         """The abandon data of a stack, leaving it in place."""
-        if not bool(getattr(self.conf, "enable_stack_abandon", False)):
+        if not self.conf.enable_stack_abandon:
             raise exception.NotSupported(feature="Stack Abandon")
         return self._export(self.load(ctxt, stack_identity))
 

@@ -30,6 +30,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from keel_heat_core import exception
+from keel_heat_core.conf import library_option
 from keel_heat_core.context import RequestContext, unseal_token
 from keel_heat_core.db import stack as stack_repo
 from keel_heat_core.db import user_creds as creds_repo
@@ -46,14 +47,6 @@ LOG = logging.getLogger(__name__)
 CLIENTS_GROUP = "keel_heat.clients"
 #: sessions kept per engine process (one per stack's credentials)
 _SESSION_CACHE = 256
-
-
-def _opt(conf: Any, group: str | None, name: str) -> Any:
-    try:
-        section = conf if group is None else getattr(conf, group)
-        return getattr(section, name)
-    except (cfg.NoSuchOptError, cfg.NoSuchGroupError, AttributeError):
-        return None
 
 
 class ClientFactory:
@@ -213,9 +206,11 @@ class StackCredentials:
     def auth_url(self) -> str | None:
         """The unversioned identity endpoint, if Keystone is configured."""
         url = (
-            _opt(self.conf, "clients_keystone", "auth_uri")
-            or _opt(self.conf, "keystone_authtoken", "www_authenticate_uri")
-            or _opt(self.conf, "trustee", "auth_url")
+            self.conf.clients_keystone.auth_uri
+            or library_option(
+                self.conf, "keystone_authtoken", "www_authenticate_uri"
+            )
+            or library_option(self.conf, "trustee", "auth_url")
         )
         if not url:
             return None
@@ -227,7 +222,7 @@ class StackCredentials:
 
     def trusts_enabled(self) -> bool:
         """Whether trusts can be made: Keystone and ``[trustee]`` set."""
-        return bool(self.auth_url and _opt(self.conf, "trustee", "auth_type"))
+        return bool(self.auth_url and self.conf.trustee.auth_type)
 
     def broker(self) -> trusts.TrustBroker:
         """The trust broker of ``[trustee]``."""
@@ -240,7 +235,7 @@ class StackCredentials:
     def stack_domain(self) -> StackDomain | None:
         """The stack-domain admin's operations, when configured."""
         if self._domain is None:
-            admin = _opt(self.conf, None, "stack_domain_admin")
+            admin = self.conf.stack_domain_admin
             if not (admin and self.auth_url):
                 return None
             settings = StackDomainSettings.from_conf(self.conf, self.auth_url)
@@ -248,10 +243,10 @@ class StackCredentials:
         return self._domain
 
     def _unseal(self, handle: str | None) -> str | None:
-        secret = _opt(self.conf, None, "auth_encryption_key")
+        secret = self.conf.auth_encryption_key
         if not handle or not secret:
             return None
-        ttl = int(_opt(self.conf, None, "rpc_response_timeout") or 60)
+        ttl = int(self.conf.rpc_response_timeout)
         return unseal_token(str(secret), handle, ttl + 30)
 
     def caller_token(self, ctxt: Any) -> str | None:
@@ -277,7 +272,7 @@ class StackCredentials:
             "auth_url": self.auth_url,
             "region_name": getattr(ctxt, "region_name", None),
         }
-        if _opt(self.conf, None, "deferred_auth_method") == "password":
+        if self.conf.deferred_auth_method == "password":
             password = self._unseal(getattr(ctxt, "auth_key_handle", None))
             if password is None:
                 return None
@@ -302,8 +297,8 @@ class StackCredentials:
         if token is None or not self.trusts_enabled() or not project_id:
             return None
         redelegate = bool(
-            _opt(self.conf, None, "reauthentication_auth_method") == "trusts"
-            and _opt(self.conf, None, "allow_trusts_redelegation")
+            self.conf.reauthentication_auth_method == "trusts"
+            and self.conf.allow_trusts_redelegation
         )
         # who the caller is, as keystonemiddleware validated its token:
         # the trust is made with that token, without another login
@@ -318,9 +313,7 @@ class StackCredentials:
             trusts.caller_session(token)
             if trustor is not None
             else trusts.token_session(self._v3_url(), token, project_id),
-            delegated_roles=list(
-                _opt(self.conf, None, "trusts_delegated_roles") or []
-            ),
+            delegated_roles=list(self.conf.trusts_delegated_roles),
             allow_redelegation=redelegate,
             trustor=trustor,
         )
@@ -346,7 +339,7 @@ class StackCredentials:
         old_id = stack.user_creds_id
         if stack.owner_id is not None or old_id is None:
             return None
-        if _opt(self.conf, None, "deferred_auth_method") != "trusts":
+        if self.conf.deferred_auth_method != "trusts":
             return None
         rec = creds_repo.get(self.db, old_id)
         user = getattr(ctxt, "user_id", None)

@@ -231,7 +231,7 @@ class StackReads:
     def _hidden_tags(self) -> list[str]:
         """``[DEFAULT] hidden_stack_tags``: such stacks are listed only
         with ``show_hidden``."""
-        return list(getattr(self.api.conf, "hidden_stack_tags", None) or [])
+        return list(self.api.conf.hidden_stack_tags)
 
     def identify_stack(self, ctxt: Any, stack_name: str) -> dict[str, str]:
         scope = scope_of(ctxt)

@@ -479,7 +479,7 @@ class ValidatePreview:
                 types=self.types,
                 rpc=preview.facade.rpc_client(),
             ),
-            int(getattr(self.api.conf, "max_nested_stack_depth", 5) or 5),
+            int(self.api.conf.max_nested_stack_depth),
         )
         out["outputs"] = [
             {
@@ -532,7 +532,7 @@ class ValidatePreview:
             self.api.db,
             self.api.stored,
             make,
-            int(getattr(self.api.conf, "max_nested_stack_depth", 5) or 5),
+            int(self.api.conf.max_nested_stack_depth),
         ).changes(
             stack,
             current,

@@ -3,7 +3,7 @@
 The six constraint kinds (``length``, ``range``, ``modulo``,
 ``allowed_values``, ``allowed_pattern``, ``custom_constraint``) are shared by
 template parameters (:mod:`keel_heat_core.template.parameters`) and resource
-properties (:mod:`keel_heat_core.plugin_api`).  Each constraint:
+properties (:mod:`keel_heat_core.template.properties`).  Each constraint:
 
 * knows which schema kinds it may be put on (``valid_kinds``);
 * checks a value with :meth:`Constraint.validate`, raising ``ValueError``

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from keel_heat_core import exception
 from keel_heat_core.template import function
+from keel_heat_core.template import properties as props
 
 if TYPE_CHECKING:
     from keel_heat_core.template.stack_definition import StackDefinition
@@ -30,7 +31,7 @@ class _Unassigned(function.Function):
         raise ValueError(f"Property {self.fn_name} not assigned")
 
 
-def _unset_absent(data: Mapping[Any, Any], schema: Any, props: Any) -> Any:
+def _unset_absent(data: Mapping[Any, Any], schema: Any) -> Any:
     """Drop properties that a false two-argument ``if`` unsets; a required
     one without default then reports "not assigned" at its own path."""
     out = {}
@@ -108,18 +109,16 @@ class ResourceDefinition:
         return function.resolve(self._update_policy)
 
     def properties(self, schema: Any, context: Any = None) -> Any:
-        """The plugin API's ``Properties`` over this definition's values.
+        """The ``Properties`` over this definition's values.
 
         :param schema: the resource type's properties schema.
         :param context: the request context (custom constraints).
         """
-        from keel_heat_core.plugin_api import properties as props
-
         data = self.properties_snippet()
         if isinstance(data, function.Function):
             data = function.resolve(data) or {}
         elif isinstance(data, Mapping):
-            data = _unset_absent(data, schema, props)
+            data = _unset_absent(data, schema)
         stack = self.stack
         return props.Properties(
             schema,
@@ -132,13 +131,11 @@ class ResourceDefinition:
         )
 
     def update_policy(self, schema: Any = None, context: Any = None) -> Any:
-        """The plugin API's ``Properties`` over the update policy; without
+        """The ``Properties`` over the update policy; without
         a schema, the resolved update policy (``{}`` by default), as
         :meth:`update_policy_data`."""
         if schema is None:
             return self.update_policy_data()
-        from keel_heat_core.plugin_api import properties as props
-
         data = self._update_policy
         if isinstance(data, function.Function):
             data = function.resolve(data)

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any
 
+from keel_heat_core.plugin_api import protocol as lifecycle
 from keel_heat_core.worker.wake import StackWaiters
 
 
@@ -44,7 +45,7 @@ def _poll_delay(exc: BaseException) -> float | None:
 
 
 def run_action(
-    plugin: Any,
+    plugin: object,
     action: str,
     args: Sequence[Any] = (),
     deadline: float | None = None,
@@ -76,12 +77,12 @@ def run_action(
     :raises ActionTimeout: the deadline passed.
     :raises ActionCancelled: ``cancel`` was set.
     """
-    lower = action.lower()
-    handle = getattr(plugin, f"handle_{lower}", None)
-    check = getattr(plugin, f"check_{lower}_complete", None)
+    hooks = lifecycle.action_hooks(plugin, action)
     event = cancel or threading.Event()
-    _interrupt_if_needed(None, lower, action, None, deadline, event, clock)
-    cookie = handle(*args) if handle is not None else None
+    # before the handle ran there is nothing to cancel yet
+    _interrupt_if_needed(None, action, None, deadline, event, clock)
+    cookie = hooks.handle(*args) if hooks.handle is not None else None
+    check = hooks.check
     if check is None:
         return cookie
     with _woken_by(plugin, waiters, watch, event) as woken:
@@ -89,8 +90,7 @@ def run_action(
         if before_wait is not None:
             pause = _first_calling(before_wait, pause)
         return _poll(
-            plugin,
-            lower,
+            hooks.cancel,
             action,
             check,
             cookie,
@@ -120,13 +120,14 @@ def _first_calling(
 
 @contextlib.contextmanager
 def _woken_by(
-    plugin: Any,
+    plugin: object,
     waiters: StackWaiters | None,
     watch: Sequence[Hashable],
     cancel: threading.Event,
 ) -> Iterator[Callable[[float], Any]]:
-    awaited = getattr(plugin, "awaited_stack_id", None)
-    stack_id = awaited() if callable(awaited) else None
+    stack_id = (
+        plugin.awaited_stack_id() if lifecycle.awaits_stack(plugin) else None
+    )
     if waiters is None or not stack_id:
         yield cancel.wait
         return
@@ -141,8 +142,7 @@ def _woken_by(
 
 
 def _poll(
-    plugin: Any,
-    lower: str,
+    cancel_hook: Callable[[Any], Any] | None,
     action: str,
     check: Callable[[Any], Any],
     cookie: Any,
@@ -163,19 +163,18 @@ def _poll(
                 raise
             delay = max(delay_for, interval)
         _interrupt_if_needed(
-            plugin, lower, action, cookie, deadline, event, clock
+            cancel_hook, action, cookie, deadline, event, clock
         )
         if deadline is not None:
             delay = min(delay, max(deadline - clock(), 0.0))
         pause(delay)
         _interrupt_if_needed(
-            plugin, lower, action, cookie, deadline, event, clock
+            cancel_hook, action, cookie, deadline, event, clock
         )
 
 
 def _interrupt_if_needed(
-    plugin: Any,
-    lower: str,
+    cancel_hook: Callable[[Any], Any] | None,
     action: str,
     cookie: Any,
     deadline: float | None,
@@ -185,10 +184,8 @@ def _interrupt_if_needed(
     timed_out = deadline is not None and clock() >= deadline
     if not timed_out and not cancel.is_set():
         return
-    # ``plugin`` is None before the handle ran: nothing to cancel yet.
-    cancel_handler = getattr(plugin, f"handle_{lower}_cancel", None)
-    if cancel_handler is not None:
-        cancel_handler(cookie)
+    if cancel_hook is not None:
+        cancel_hook(cookie)
     if cancel.is_set():
         raise ActionCancelled(action)
     raise ActionTimeout(action)

@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from keel_heat_core.model import rows as r
+from keel_heat_core.plugin_api import protocol as lifecycle
 
 LOG = logging.getLogger(__name__)
 
@@ -97,7 +98,7 @@ def break_if_required(
     if not hook_set(rsrc.definition, rsrc.name, hook):
         return
     plugin = rsrc.plugin
-    if not callable(getattr(plugin, "data", None)):
+    if not lifecycle.has_data(plugin):
         return  # a bare plugin object (unit tests) has no resource data
     data = plugin.data()
     traversal = stack.current_traversal

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from keel_heat_core.model import rows as r
+from keel_heat_core.plugin_api import protocol as lifecycle
 
 
 class LocalStore:
@@ -87,23 +88,19 @@ class LocalStore:
                 self.inner.data_set(write.key, write.value, write.redact)
 
 
-def is_local(plugin: Any, action: str) -> bool:
+def is_local(plugin: object, action: str) -> bool:
     """Whether ``plugin``'s ``action`` may run before the lock.
 
     A plugin with neither handle nor check for the action (a resource
     kept by its deletion policy, a type with nothing to do) has nothing
     to run; any other must say so itself.
     """
-    lower = action.lower()
-    if not hasattr(plugin, f"handle_{lower}") and not hasattr(
-        plugin, f"check_{lower}_complete"
-    ):
+    if lifecycle.action_hooks(plugin, action).empty:
         return True
-    ask = getattr(plugin, "action_is_local", None)
-    if ask is None:
+    if not lifecycle.runs_locally(plugin):
         return False
     try:
-        return bool(ask(action))
+        return bool(plugin.action_is_local(action))
     except Exception:  # a plugin's bug makes its action ordinary
         return False
 

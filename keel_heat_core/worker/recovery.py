@@ -18,6 +18,7 @@ from keel_heat_core.convergence.node import Node, cleanup_node, update_node
 from keel_heat_core.convergence.traversal import retrigger_key
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.node_data import NodeDataView, node_data_by_name
+from keel_heat_core.plugin_api import protocol as lifecycle
 from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.deps import WorkerDeps
 from keel_heat_core.worker.lost_writes import LostWrites
@@ -254,9 +255,8 @@ class NodeRecovery:
                 NodeDataView(node_data_by_name(input_data))
             )
             plugin = deps.plugins(definition, row, props, stack)
-            preempt = getattr(plugin, "handle_preempt", None)
-            if preempt is not None:
-                preempt()
+            if lifecycle.preemptible(plugin):
+                plugin.handle_preempt()
         except Exception:  # the newer traversal must not fail for it
             LOG.exception("Pre-empting the action on %s failed", row.id)
 

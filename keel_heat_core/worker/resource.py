@@ -16,8 +16,10 @@ from keel_heat_core.convergence.store import InRelease
 from keel_heat_core.exception import UpdateReplace
 from keel_heat_core.model import rows as r
 from keel_heat_core.plugin_api import properties as props_mod
+from keel_heat_core.plugin_api import protocol as lifecycle
 from keel_heat_core.plugin_api.resource import Resource as PluginResource
 from keel_heat_core.worker import local as local_mod
+from keel_heat_core.worker import update_decision as decide
 from keel_heat_core.worker.action import (
     ActionCancelled,
     ActionTimeout,
@@ -30,8 +32,9 @@ from keel_heat_core.worker.lock import (
 )
 from keel_heat_core.worker.wake import StackWaiters, cancel_key
 
-#: ``(definition, row, resolved properties) -> plugin object``
-PluginFactory = Callable[[Any, r.ResourceRow, dict[str, Any]], Any]
+#: ``(definition, row, resolved properties) -> plugin object``; what the
+#: worker calls on it is :mod:`keel_heat_core.plugin_api.protocol`
+PluginFactory = Callable[[Any, r.ResourceRow, dict[str, Any]], object]
 
 
 class ResourceActionFailed(Exception):
@@ -70,18 +73,6 @@ def restricted_actions(definition: Any, name: str) -> set[str]:
     return set(env.registry.get_rsrc_restricted_actions(name))
 
 
-def _instantiated_class(definition: Any) -> Any:
-    """The class a definition's type resolves to through its template's
-    environment, or None when the definition cannot tell."""
-    resolve = getattr(definition, "instantiated_class", None)
-    if not callable(resolve):
-        return None
-    try:
-        return resolve()
-    except Exception:  # no longer known (a pack gone): names decide
-        return None
-
-
 def _is_update_replace(exc: BaseException) -> bool:
     return type(exc).__name__ == "UpdateReplace"
 
@@ -116,7 +107,9 @@ class ConvergenceResource:
         self.properties = properties
         self.store = store
         self.engine_id = engine_id
-        self.plugin = plugins(definition, row, properties)
+        #: the plugin: a Resource, or in unit tests a bare object with
+        #: some of the capabilities of the lifecycle protocol
+        self.plugin: object = plugins(definition, row, properties)
         #: ``(self, action) -> sync point writes`` to make in the
         #: transaction that releases the lock after a successful action
         #: (set by the node: ``CheckResource`` hands its successors over)
@@ -187,9 +180,10 @@ class ConvergenceResource:
         return self._event_record(action, status, reason)
 
     def _show_plugin(self, action: str, status: str, reason: str) -> None:
-        if hasattr(self.plugin, "status"):
-            self.plugin.action, self.plugin.status = action, status
-            self.plugin.status_reason = reason
+        plugin = self.plugin
+        if lifecycle.shows_state(plugin):
+            plugin.action, plugin.status = action, status
+            plugin.status_reason = reason
 
     def _apply(self, values: Mapping[str, Any]) -> None:
         """Take written state values into the row and the plugin."""
@@ -202,9 +196,11 @@ class ConvergenceResource:
         self.row.atomic_key = self.lock.state.atomic_key
 
     def _note_physical_id(self) -> None:
-        physical = getattr(self.plugin, "resource_id", None)
-        if physical is not None:
-            self.row.physical_id = physical
+        plugin = self.plugin
+        if lifecycle.has_physical_id(plugin):
+            physical = plugin.resource_id
+            if physical is not None:
+                self.row.physical_id = physical
 
     def _acquire(
         self, values: Mapping[str, Any], events: Sequence[r.EventRecord]
@@ -322,15 +318,15 @@ class ConvergenceResource:
         if not local_mod.is_local(self.plugin, action):
             return None
         started = self._event_if_new(action, r.IN_PROGRESS, "state changed")
-        inner = getattr(self.plugin, "store", None)
+        plugin = self.plugin
         local = local_mod.LocalAction(None, begin or {}, started)
-        if inner is not None:
+        if lifecycle.has_store(plugin):
             local.store = local_mod.LocalStore(
-                inner,
+                plugin.store,
                 lambda: self._settle(local, action),
                 fresh=self.row.has_data is False,
             )
-            self.plugin.store = local.store
+            plugin.store = local.store
         self._show_plugin(action, r.IN_PROGRESS, "state changed")
         return local
 
@@ -341,7 +337,7 @@ class ConvergenceResource:
         local.settled = True
         store = local.store
         if store is not None:
-            self.plugin.store = store.inner
+            self._give_back_store(store)
         try:
             self._set(
                 self._acquire,
@@ -356,6 +352,12 @@ class ConvergenceResource:
         if store is not None:
             store.write_through()
 
+    def _give_back_store(self, store: local_mod.LocalStore) -> None:
+        """The plugin's own store again, after a local action."""
+        plugin = self.plugin
+        if lifecycle.has_store(plugin):
+            plugin.store = store.inner
+
     def _finish_local(
         self,
         local: local_mod.LocalAction,
@@ -366,7 +368,7 @@ class ConvergenceResource:
         """One write: lock taken and given back, outcome, events, data."""
         store = local.store
         if store is not None:
-            self.plugin.store = store.inner
+            self._give_back_store(store)
             if store.resource_id is not None:
                 self.row.physical_id = store.resource_id[0]
         self._note_physical_id()
@@ -402,8 +404,12 @@ class ConvergenceResource:
         }
         # Heat checks the resolved property values first (a value that
         # only has its type once functions ran, such as a get_attr).
-        properties = getattr(self.plugin, "properties", None)
-        validate = getattr(properties, "validate", None)
+        plugin = self.plugin
+        validate = (
+            plugin.properties.validate
+            if lifecycle.has_validated_properties(plugin)
+            else None
+        )
         # The properties are stored as the create starts, as Heat does: a
         # resource whose create fails still shows its attributes.
         self._run(
@@ -440,16 +446,20 @@ class ConvergenceResource:
         """Replace instead of update (a changed type, or a failed resource not
         fixed in place; docs/design/plugin-contract.md, "Update decision")."""
         row = self.row
-        if row.status == r.FAILED and not self._fixed_in_place():
+        if row.status == r.FAILED and not decide.fixed_in_place(
+            self.plugin, row.action
+        ):
             return True
         if row.action == r.INIT or row.action == r.DELETE:
             return True
-        if old_type is not None and self._type_changed(
-            old_type, old_definition
+        if old_type is not None and decide.type_changed(
+            old_type, old_definition, self.definition
         ):
             return True
-        check = getattr(self.plugin, "needs_replace", None)
-        return bool(check(self.properties)) if check is not None else False
+        plugin = self.plugin
+        if lifecycle.decides_replace(plugin):
+            return bool(plugin.needs_replace(self.properties))
+        return False
 
     def update(
         self,
@@ -489,7 +499,7 @@ class ConvergenceResource:
             **self._current_again(),
         }
         # plugin_api Resources get the definition they were built with
-        after = getattr(self.plugin, "t", self.definition)
+        after = decide.plugin_definition(self.plugin, self.definition)
         args: tuple[Any, ...] = (
             after,
             tmpl_diff if tmpl_diff is not None else {},
@@ -499,14 +509,16 @@ class ConvergenceResource:
         # properties are the ones the resource has now; the new values
         # are in prop_diff and the definition (handle_update may switch
         # to them, as Heat's own types do).
-        after_props = getattr(self.plugin, "properties", None)
-        if before is not None:
-            self.plugin.properties = before
+        plugin = self.plugin
+        if before is None or not isinstance(plugin, PluginResource):
+            self._run(r.UPDATE, args, deadline, cancel, done, interval)
+            return True
+        after_props = plugin.properties
+        plugin.properties = before
         try:
             self._run(r.UPDATE, args, deadline, cancel, done, interval)
         finally:
-            if before is not None:
-                self.plugin.properties = after_props
+            plugin.properties = after_props
         return True
 
     def _update_plan(
@@ -522,8 +534,10 @@ class ConvergenceResource:
         """
         if self.needs_replace(old_type, old_definition):
             raise UpdateReplace(self.name)
-        before = self._before_properties(old_properties)
-        decided = self._plugin_needs_update(old_definition, before)
+        before = decide.before_properties(self.plugin, old_properties)
+        decided = decide.plugin_needs_update(
+            self.plugin, old_definition, before
+        )
         if decided is False:
             return None
         prop_diff = self._prop_diff(old_properties, before)
@@ -534,17 +548,15 @@ class ConvergenceResource:
             and (tmpl_diff is None or not tmpl_diff.changed())
         ):
             return None
-        if not hasattr(self.plugin, "handle_update"):
+        plugin = self.plugin
+        if not lifecycle.updates_in_place(plugin):
             if not prop_diff:
                 return None
             raise UpdateReplace(self.name)
-        replace_check = getattr(
-            self.plugin, "needs_replace_with_tmpl_diff", None
-        )
         if (
             tmpl_diff
-            and replace_check is not None
-            and replace_check(tmpl_diff)
+            and lifecycle.replaces_on_template_diff(plugin)
+            and plugin.needs_replace_with_tmpl_diff(tmpl_diff)
         ):
             raise UpdateReplace(self.name)
         return before, prop_diff, tmpl_diff
@@ -560,54 +572,6 @@ class ConvergenceResource:
         exc = exception.ResourceActionRestricted(action=action)
         self._event(r.UPDATE, r.FAILED, str(exc))
         raise ResourceActionFailed(r.UPDATE, failure_text(exc, self.name))
-
-    def _fixed_in_place(self) -> bool:
-        """Whether a FAILED resource is updated rather than replaced: a
-        plugin that says so (a child stack that exists is updated, and
-        its own resources decide), unless a check failed it."""
-        decide = getattr(self.plugin, "needs_replace_failed", None)
-        if self.row.action == r.CHECK or not callable(decide):
-            return False
-        return not decide()
-
-    def _type_changed(self, old_type: str, old_definition: Any) -> bool:
-        """Whether the new type is implemented by another class than the
-        old one was (as Heat decides): a rename to an alias of the same
-        class, or from one template resource type to another, updates in
-        place; the same name mapped to another class replaces. A
-        deprecated class's named substitute also updates in place.
-        Definitions that cannot name their class compare type names."""
-        old_cls = _instantiated_class(old_definition)
-        new_cls = _instantiated_class(self.definition)
-        if old_cls is None or new_cls is None:
-            return bool(old_type != self.definition.resource_type)
-        if old_cls is new_cls:
-            return False
-        status = getattr(old_cls, "support_status", None)
-        substitute = getattr(status, "substitute_class", None)
-        return bool(substitute is None or substitute is not new_cls)
-
-    def _plugin_needs_update(
-        self, old_definition: Any, before: props_mod.Properties | None
-    ) -> bool | None:
-        """A plugin's own ``_needs_update`` (OS::Heat::None never updates,
-        an UpdateWaitConditionHandle is always replaced); None when the
-        plugin keeps the engine's rule (any change of the definition).
-
-        :raises UpdateReplace: the plugin asks for a replacement.
-        """
-        own = getattr(type(self.plugin), "_needs_update", None)
-        if own is None or own is PluginResource._needs_update:
-            return None
-        return bool(
-            self.plugin._needs_update(
-                getattr(self.plugin, "t", self.definition),
-                old_definition,
-                self.plugin.properties,
-                before,
-                None,
-            )
-        )
 
     def _tmpl_diff(self, old_definition: Any, properties_changed: bool) -> Any:
         """What changed in the definition (Heat's ``tmpl_diff``); None
@@ -650,7 +614,10 @@ class ConvergenceResource:
     ) -> None:
         """SUSPEND, RESUME, CHECK or SNAPSHOT of one resource."""
         row = self.row
-        if action == r.CHECK and not hasattr(self.plugin, "handle_check"):
+        if (
+            action == r.CHECK
+            and lifecycle.action_hooks(self.plugin, action).handle is None
+        ):
             if row.action != r.INIT:
                 kind = self.definition.resource_type
                 reason = f"CHECK not supported for {kind}"
@@ -689,14 +656,19 @@ class ConvergenceResource:
         plugin object may change ``update_allowed_properties`` only.
 
         :param before: the stored values as the plugin's Properties
-            (:meth:`_before_properties`; None for a bare plugin object).
+            (:func:`.update_decision.before_properties`; None for a
+            bare plugin object).
         :raises UpdateReplace: a change needs a replacement.
         :raises ResourceActionFailed: a change is not allowed at all.
         """
-        decide = getattr(self.plugin, "update_template_diff_properties", None)
-        if decide is not None and before is not None:
+        plugin = self.plugin
+        if isinstance(plugin, PluginResource) and before is not None:
             try:
-                return dict(decide(self.plugin.properties, before))
+                return dict(
+                    plugin.update_template_diff_properties(
+                        plugin.properties, before
+                    )
+                )
             except Exception as exc:
                 if _is_update_replace(exc):
                     raise
@@ -709,34 +681,19 @@ class ConvergenceResource:
         old = dict(old_properties or {})
         diff = {k: v for k, v in self.properties.items() if old.get(k) != v}
         diff.update(dict.fromkeys(set(old) - set(self.properties)))
-        allowed = set(getattr(self.plugin, "update_allowed_properties", ()))
+        allowed = (
+            set(plugin.update_allowed_properties)
+            if lifecycle.declares_update_allowed(plugin)
+            else set()
+        )
         if not set(diff) <= allowed:
             raise UpdateReplace(self.name)
         return diff
 
-    def _before_properties(
-        self, old_properties: Mapping[str, Any] | None
-    ) -> props_mod.Properties | None:
-        """The stored (resolved) property values as the plugin's
-        Properties, translated as its own are; None for a plugin that is
-        not a plugin_api Resource."""
-        if not hasattr(self.plugin, "update_template_diff_properties"):
-            return None
-        before = props_mod.Properties(
-            self.plugin.properties_schema,
-            dict(old_properties or {}),
-            context=getattr(self.plugin, "context", None),
-            section="Properties",
-        )
-        translate = getattr(self.plugin, "translate_properties", None)
-        if translate is not None:
-            translate(before, ignore_resolve_error=True)
-        return before
-
     def attributes_for(self, names: set[Any]) -> dict[Any, Any]:
         """Values of the attributes successors reference (None on error)."""
-        get = getattr(self.plugin, "FnGetAtt", None)
-        if get is None:
+        plugin = self.plugin
+        if not lifecycle.has_attributes(plugin):
             return {}
         out: dict[Any, Any] = {}
         for name in names:
@@ -747,17 +704,17 @@ class ConvergenceResource:
                 (name[0], name[1:]) if isinstance(name, tuple) else (name, ())
             )
             try:
-                out[name] = get(attr, *path)
+                out[name] = plugin.FnGetAtt(attr, *path)
             except Exception:  # an unresolvable attribute resolves to null
                 out[name] = None
         return out
 
     def reference_id(self) -> str:
         """``get_resource``/``Ref`` of this resource."""
-        get = getattr(self.plugin, "FnGetRefId", None)
-        if get is not None:
+        plugin = self.plugin
+        if lifecycle.has_reference(plugin):
             try:
-                return str(get())
+                return str(plugin.FnGetRefId())
             except Exception:
                 return self.row.physical_id or self.name
         return self.row.physical_id or self.name

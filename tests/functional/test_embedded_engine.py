@@ -72,27 +72,3 @@ def test_workers_reload_and_stop(engine):
     # The same engines stopped: SIGHUP did not restart the workers.
     for engine_id in engine_ids:
         assert f"fake engine {engine_id} stopped" in output
-
-
-def test_missing_engine_service_is_reported(tmp_path):
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys\n"
-            "from keel_heat_core.cmd import engine, engine_service\n"
-            "engine_service.ENGINE_MODULE = 'keel_heat_core.no_such'\n"
-            "sys.exit(engine.main(sys.argv[1:]))\n",
-            "--config-file",
-            os.devnull,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-    )
-    assert result.returncode == 1
-    assert "keel_heat_core.no_such.EngineService is not available" in (
-        result.stderr
-    )

@@ -61,6 +61,7 @@ def write_pack(where: pathlib.Path, dist: str, types: list[str]) -> None:
     package = dist.replace("-", "_")
     (where / package).mkdir(parents=True)
     (where / package / "__init__.py").write_text(
+        'PLUGIN_API_REQUIRES = ">=1.0,<2"\n\n\n'
         "class Thing:\n    '''A throwaway resource type.'''\n"
     )
     entries = "\n".join(f'"{t}" = "{package}:Thing"' for t in types)
@@ -75,6 +76,9 @@ def write_pack(where: pathlib.Path, dist: str, types: list[str]) -> None:
             name = "{dist}"
             version = "0.0.1"
             dependencies = ["keel-heat-core"]
+
+            [project.entry-points."keel_heat.plugin_api"]
+            requires = "{package}:PLUGIN_API_REQUIRES"
 
             [project.entry-points."keel_heat.resources"]
             """

@@ -189,3 +189,24 @@ def test_broken_hooks_module_fails_start_up(tmp_path, monkeypatch, conf):
         plugins.load_plugins(
             conf, metadata.distributions(path=[str(tmp_path)])
         )
+
+
+def test_hooks_of_another_plugin_api_refuse_start_up(
+    tmp_path, monkeypatch, conf
+):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    mod = f"kph_future_{tmp_path.name}"
+    make_dist(
+        tmp_path,
+        "p-future",
+        "9",
+        {reg.HOOKS: {"p": mod}},
+        {mod: "raise AssertionError('imported')\n"},
+        api_requires=">=2.0",
+    )
+    with pytest.raises(plugins.PluginApiVersionError) as err:
+        plugins.load_plugins(
+            conf, metadata.distributions(path=[str(tmp_path)])
+        )
+    assert "p-future 9 is refused" in str(err.value)
+    assert "'>=2.0'" in str(err.value)

@@ -95,9 +95,7 @@ def setup_app(
     app: WSGIApp = CfnApplication(
         conf, enforcer, rpc, fetch or template_fetcher(conf)
     )
-    app = ContextMiddleware(
-        app, enforcer, getattr(conf, "auth_encryption_key", None)
-    )
+    app = ContextMiddleware(app, enforcer, conf.auth_encryption_key)
     app = _auth(app, conf, ec2_session)
     app = profiling.wsgi(app, conf)
     app = VersionNegotiation(app)

@@ -24,20 +24,13 @@ from oslo_config import cfg
 
 from keel_heat_api.cfn import aws_errors, serializers
 from keel_heat_api.fault import StartResponse, WSGIApp
+from keel_heat_core.conf import library_option
 from keel_heat_core.identity import ec2tokens
 from keel_heat_core.identity.errors import Ec2AuthError
 
 LOG = logging.getLogger(__name__)
 
 GROUP = "ec2authtoken"
-
-
-def _opt(conf: cfg.ConfigOpts, group: str, name: str) -> str | None:
-    try:
-        value = conf[group][name]
-    except (cfg.NoSuchOptError, cfg.NoSuchGroupError, KeyError):
-        return None
-    return str(value) if value else None
 
 
 def auth_uri(
@@ -49,14 +42,13 @@ def auth_uri(
     else ``[keystone_authtoken] www_authenticate_uri``, else the
     ``auth_url`` of the ``[ec2authtoken]`` credentials.
     """
-    for group, name in (
-        (GROUP, "auth_uri"),
-        ("clients_keystone", "auth_uri"),
-        ("keystone_authtoken", "www_authenticate_uri"),
+    for value in (
+        conf[GROUP].auth_uri,
+        conf.clients_keystone.auth_uri,
+        library_option(conf, "keystone_authtoken", "www_authenticate_uri"),
     ):
-        value = _opt(conf, group, name)
         if value:
-            return value
+            return str(value)
     url = getattr(getattr(sess, "auth", None), "auth_url", None)
     return str(url) if url else None
 

@@ -5,3 +5,7 @@
 * :mod:`.plugin`: the ``keystone`` client plugin.
 * :mod:`.constraints`: the ``keystone.*`` custom constraints.
 """
+
+#: The plugin API versions this distribution works with (PEP 440), read
+#: through its ``keel_heat.plugin_api`` entry point before it is loaded.
+PLUGIN_API_REQUIRES = ">=1.0,<2"

@@ -8,3 +8,7 @@ through the ``keystone`` client plugin (keel-heat-client-keystone).
 ``policies`` gives the admin-only ``resource_types:OS::Keystone::<Type>``
 rules.
 """
+
+#: The plugin API versions this distribution works with (PEP 440), read
+#: through its ``keel_heat.plugin_api`` entry point before it is loaded.
+PLUGIN_API_REQUIRES = ">=1.0,<2"

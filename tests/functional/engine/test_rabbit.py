@@ -14,6 +14,7 @@ from oslo_messaging import opts as messaging_opts
 from oslo_messaging._metrics import client as metrics
 from oslo_messaging._tracing import client as tracing
 
+from keel_heat_core.conf import register_opts
 from keel_heat_core.context import RequestContext
 from keel_heat_core.model import rows as r
 from keel_heat_core.rpc.listener_client import ListenerClient
@@ -31,6 +32,7 @@ SECRETS = ("SECRET-TOKEN-1234", "SECRET-PASSWORD-5678", "SECRET-CATALOG")
 
 def make_conf(exchange: str) -> cfg.ConfigOpts:
     conf = cfg.ConfigOpts()
+    register_opts(conf)
     conf.register_opts(
         tracing.oslo_messaging_tracing, group="oslo_messaging_tracing"
     )

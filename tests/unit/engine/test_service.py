@@ -10,6 +10,7 @@ from oslo_config import cfg
 from oslo_messaging._metrics import client as metrics
 from oslo_messaging._tracing import client as tracing
 
+from keel_heat_core.conf import register_opts
 from keel_heat_core.model import rows as r
 from keel_heat_core.rpc.listener_client import ListenerClient
 from keel_heat_core.service.engine import EngineService
@@ -27,6 +28,7 @@ CHAIN = {
 
 def make_conf() -> cfg.ConfigOpts:
     conf = cfg.ConfigOpts()
+    register_opts(conf)
     conf.register_opts(
         tracing.oslo_messaging_tracing, group="oslo_messaging_tracing"
     )

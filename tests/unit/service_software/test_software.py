@@ -6,8 +6,10 @@ import re
 from typing import Any
 
 import pytest
+from oslo_config import cfg
 
 from keel_heat_core import exception
+from keel_heat_core.conf import register_opts
 from keel_heat_core.db import raw_template as template_repo
 from keel_heat_core.db import resource as resource_repo
 from keel_heat_core.db import resource_data as data_repo
@@ -153,8 +155,11 @@ def test_delete_config_in_use_is_restricted(svc: SoftwareService) -> None:
 
 
 def test_config_limit(db: Database) -> None:
-    conf = type("Conf", (), {"max_software_configs_per_tenant": 1})()
-    svc = SoftwareService(db, conf)  # type: ignore[arg-type]
+    conf = cfg.ConfigOpts()
+    register_opts(conf)
+    conf([], default_config_files=[])
+    conf.set_override("max_software_configs_per_tenant", 1)
+    svc = SoftwareService(db, conf)
     _config(svc)
     with pytest.raises(exception.RequestLimitExceeded) as err:
         _config(svc)

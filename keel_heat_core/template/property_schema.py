@@ -11,8 +11,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from keel_heat_core import exception
-from keel_heat_core.plugin_api import support
 from keel_heat_core.template import constraints as constr
+from keel_heat_core.template import support
 
 SCHEMA_KEYS = (
     REQUIRED,
