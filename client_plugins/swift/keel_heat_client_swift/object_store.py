@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib import parse
 
+from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import session as ks_session
 
 #: The catalog type of Swift.
@@ -26,6 +27,36 @@ PAGE_SIZE = 10000
 
 def _headers(response: Any) -> dict[str, str]:
     return {k.lower(): v for k, v in response.headers.items()}
+
+
+def failure(
+    method: str, url: str, storage_url: str, response: Any
+) -> ks_exc.HttpError:
+    """keystoneauth1's error for an error answer, its message in
+    python-swiftclient's words: what failed, the URL, the status and the
+    start of Swift's explanation."""
+    below = url[len(storage_url) :].strip("/")
+    depth = min(below.count("/") + bool(below), 2)
+    kind = ("Account", "Container", "Object")[depth]
+    message = (
+        f"{kind} {method} failed: {url} {response.status_code} "
+        f"{response.reason}"
+    )
+    body = (response.text or "")[:60]
+    if body and method != "HEAD":
+        message += f"  [first 60 chars of response] {body}"
+    cls = type(ks_exc.from_response(response, method, url))
+    if not issubclass(cls, ks_exc.HttpError):
+        cls = ks_exc.HttpError
+    return cls(
+        message=message,
+        details=response.text,
+        response=response,
+        request_id=response.headers.get("x-openstack-request-id"),
+        url=url,
+        method=method,
+        http_status=response.status_code,
+    )
 
 
 class SwiftConnection:
@@ -65,7 +96,9 @@ class SwiftConnection:
         """The storage URL and a token, as python-swiftclient's."""
         return self.url, self.session.get_token()
 
-    def _path(self, container: str | None = None, obj: str | None = None) -> str:
+    def _path(
+        self, container: str | None = None, obj: str | None = None
+    ) -> str:
         path = self.url
         if container is not None:
             path += "/" + parse.quote(container, safe="")
@@ -80,13 +113,16 @@ class SwiftConnection:
         headers: Mapping[str, str] | None = None,
         **kwargs: Any,
     ) -> Any:
-        return self.session.request(
+        response = self.session.request(
             url,
             method,
             headers=dict(headers or {}),
-            raise_exc=True,
+            raise_exc=False,
             **kwargs,
         )
+        if response.status_code >= 400:
+            raise failure(method, url, self.url, response)
+        return response
 
     def head_account(self) -> dict[str, str]:
         """The account's headers (its metadata and usage)."""

@@ -53,7 +53,7 @@ class SwiftClientPlugin(ClientPlugin):
         conf = getattr(self.context, "engine_conf", None)
         for group in ("clients_swift", "clients"):
             try:
-                value = getattr(getattr(conf, group), "endpoint_type")
+                value = getattr(conf, group).endpoint_type
             except Exception:  # noqa: BLE001,S112 - group or option absent
                 continue
             if value:

@@ -39,9 +39,7 @@ def default_lifetime(now: float | None = None) -> int:
     return int(MAX_EPOCH - 60 - current)
 
 
-def sign_path(
-    path: str, expires: int, key: str, method: str = "PUT"
-) -> str:
+def sign_path(path: str, expires: int, key: str, method: str = "PUT") -> str:
     """``path`` with the ``temp_url_sig`` and ``temp_url_expires``
     query of a temporary URL.
 
@@ -63,9 +61,7 @@ def sign_path(
 def object_path(storage_url: str, container: str, obj: str) -> str:
     """The path of an object below the storage URL of its account."""
     account_path = parse.urlparse(storage_url).path.rstrip("/")
-    return "/".join(
-        [account_path, parse.quote(container), parse.quote(obj)]
-    )
+    return "/".join([account_path, parse.quote(container), parse.quote(obj)])
 
 
 def is_valid_temp_url_path(path: str, project_id: str) -> bool:
