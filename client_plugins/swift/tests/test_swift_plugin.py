@@ -51,11 +51,24 @@ def test_container_calls_and_error_classes(
     assert member_plugin.is_conflict(conflict.value)
     assert not member_plugin.is_not_found(conflict.value)
     assert member_plugin.is_client_exception(conflict.value)
+    # the message says what failed, as python-swiftclient's do
+    assert str(conflict.value).startswith(
+        f"Container DELETE failed: {client.url}/{container} 409 Conflict  "
+        "[first 60 chars of response] "
+    )
     client.delete_object(container, "a b.txt")
     client.delete_container(container)
     with pytest.raises(Exception) as missing:
         client.head_container(container)
     assert member_plugin.is_not_found(missing.value)
+    assert str(missing.value).startswith(
+        f"Container HEAD failed: {client.url}/{container} 404 Not Found"
+    )
+    with pytest.raises(Exception) as no_object:
+        client.get_object(container, "gone")
+    assert str(no_object.value).startswith(
+        f"Object GET failed: {client.url}/{container}/gone 404 Not Found"
+    )
     assert not member_plugin.is_conflict(missing.value)
     member_plugin.ignore_not_found(missing.value)
 

@@ -36,12 +36,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.cloud)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def heat(
     openstack_cloud: CloudAccess,  # noqa: F811
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[InProcessCloud]:
-    """keel-heat behind the cloud's Keystone."""
+    """keel-heat behind the cloud's Keystone (one per xdist worker)."""
     with (
         scratch_database("mariadb", prefix="keel_swiftpack_") as url,
         private_vhost() as vhost,

@@ -10,7 +10,7 @@ from typing import Any
 
 from openstack import exceptions as sdk_exc
 
-from keel_heat_core.testing.cloud import BIN
+from keel_heat_core.testing.cloud import BIN, InProcessCloud
 from keel_heat_core.testing.openstack.fixture import CloudAccess
 
 
@@ -36,13 +36,26 @@ def empty_and_delete(store: Any, name: str) -> None:
 
 
 def run_openstack(
-    access: CloudAccess, workdir: Path, *args: str, check: bool = True
+    access: CloudAccess,
+    heat: InProcessCloud,
+    workdir: Path,
+    *args: str,
+    check: bool = True,
 ) -> subprocess.CompletedProcess[str]:
-    """The ``openstack`` CLI as the member, configured by the openrc."""
+    """The ``openstack`` CLI as the member, with a token of the cloud's
+    Keystone and this keel-heat's endpoint.
+
+    The endpoint is given rather than read from the catalog: the catalog
+    has one ``orchestration`` endpoint, which another keel-heat of the
+    same run (another xdist worker) may have moved to itself.
+    """
     env = {k: v for k, v in os.environ.items() if not k.startswith("OS_")}
-    for line in access.cloud.openrc(access.member).splitlines():
-        key, _, value = line.removeprefix("export ").partition("=")
-        env[key] = value
+    member = access.member
+    env.update(
+        OS_AUTH_TYPE="admin_token",
+        OS_ENDPOINT=heat.url(project=member.project_id),
+        OS_TOKEN=heat.token(member, fresh=True),
+    )
     result = subprocess.run(
         [str(BIN / "openstack"), *args],
         capture_output=True,
