@@ -132,7 +132,7 @@ class S3Bucket(api.Resource):
             acl_headers(
                 self.properties[self.ACCESS_CONTROL],
                 self._project_name(),
-                str(self.context.username),
+                str(getattr(self.context, "username", None)),
             )
         )
         self.client().put_container(container, headers)

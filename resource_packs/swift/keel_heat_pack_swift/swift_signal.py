@@ -229,7 +229,7 @@ class SwiftSignal(api.Resource):
 
     @property
     def _url(self) -> parse.ParseResult:
-        return parse.urlparse(self.properties[self.HANDLE])
+        return parse.urlparse(str(self.properties[self.HANDLE]))
 
     @property
     def obj_name(self) -> str:
