@@ -16,6 +16,7 @@ from keel_heat_core import exception
 from keel_heat_core.db import service as service_repo
 from keel_heat_core.model import rows as r
 from keel_heat_core.service import views
+from keel_heat_core.service.files_container import files_with_container
 from keel_heat_core.service.signals import ResourceSignals
 from keel_heat_core.service.snapshots import StackSnapshots
 from keel_heat_core.service.software import SoftwareService
@@ -60,6 +61,25 @@ class EngineEndpoint:
         constraints with."""
         return self._api.creds.request_context(ctxt)
 
+    def _files(
+        self, ctxt: Any, files: Any, files_container: str | None
+    ) -> Any:
+        """``files`` with those of the request's ``files_container``
+        (see :mod:`keel_heat_core.service.files_container`)."""
+        if not files_container:
+            return files
+        limit = getattr(self._api.conf, "max_json_body_size", None)
+        return files_with_container(
+            self._caller(ctxt), files_container, files, limit
+        )
+
+    def _container_kwargs(self, ctxt: Any, kwargs: Any) -> dict[str, Any]:
+        out = dict(kwargs)
+        container = out.pop("files_container", None)
+        if container:
+            out["files"] = self._files(ctxt, out.get("files"), container)
+        return out
+
     # -- stacks --------------------------------------------------------------
 
     def identify_stack(self, ctxt: Any, stack_name: str) -> Any:
@@ -78,7 +98,9 @@ class EngineEndpoint:
 
     def preview_stack(self, ctxt: Any, stack_name: str, **kwargs: Any) -> Any:
         return self._checks.preview_stack(
-            self._caller(ctxt), stack_name, **kwargs
+            self._caller(ctxt),
+            stack_name,
+            **self._container_kwargs(ctxt, kwargs),
         )
 
     def create_stack(
@@ -103,7 +125,7 @@ class EngineEndpoint:
             stack_name,
             template,
             params,
-            files,
+            self._files(ctxt, files, files_container),
             args,
             environment_files=environment_files,
             owner_id=owner_id,
@@ -130,7 +152,7 @@ class EngineEndpoint:
             stack_identity,
             template,
             params,
-            files,
+            self._files(ctxt, files, files_container),
             args,
             environment_files=environment_files,
         )
@@ -139,7 +161,9 @@ class EngineEndpoint:
         self, ctxt: Any, stack_identity: Any, **kwargs: Any
     ) -> Any:
         return self._checks.preview_update_stack(
-            self._caller(ctxt), stack_identity, **kwargs
+            self._caller(ctxt),
+            stack_identity,
+            **self._container_kwargs(ctxt, kwargs),
         )
 
     def validate_template(
@@ -157,9 +181,8 @@ class EngineEndpoint:
             self._caller(ctxt),
             template,
             params,
-            files=files,
+            files=self._files(ctxt, files, files_container),
             environment_files=environment_files,
-            files_container=files_container,
             show_nested=show_nested,
             ignorable_errors=ignorable_errors,
         )
