@@ -36,7 +36,10 @@ def container_template(**props: Any) -> dict[str, Any]:
                 "HeadContainer",
             )
         }
-        | {"ref": {"value": {"get_resource": "box"}}},
+        | {
+            "ref": {"value": {"get_resource": "box"}},
+            "show": {"value": {"get_attr": ["box", "show"]}},
+        },
     }
 
 
@@ -86,6 +89,8 @@ def test_container_create_replace_delete(
         assert int(outputs["ObjectCount"]) == 0
         assert int(outputs["BytesUsed"]) == 0
         assert outputs["HeadContainer"]["x-container-meta-color"] == "blue"
+        assert outputs["show"]["x-container-read"] == ".r:*"
+        assert outputs["show"]["x-container-object-count"] == "0"
 
         # every property is fixed: a change makes a new container (no
         # name here, so the new one has a new physical name)

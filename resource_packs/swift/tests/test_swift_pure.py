@@ -75,3 +75,20 @@ def test_meta_headers() -> None:
         "X-Container-Meta-B-c": "2",
     }
     assert container.meta_headers("account", None) == {}
+
+
+@pytest.mark.parametrize(
+    "cls",
+    [
+        container.SwiftContainer,
+        s3.S3Bucket,
+        swift_signal.SwiftSignal,
+        swift_signal.SwiftSignalHandle,
+    ],
+)
+def test_no_snapshot_deletion_policy(cls: type) -> None:
+    # as in Heat, none of the Swift types can be snapshotted
+    cls.validate_deletion_policy("Retain")  # type: ignore[attr-defined]
+    with pytest.raises(exception.StackValidationFailed) as err:
+        cls.validate_deletion_policy("Snapshot")  # type: ignore[attr-defined]
+    assert '"Snapshot" deletion policy not supported' in str(err.value)
