@@ -18,6 +18,7 @@ from keel_heat_core.db import service as service_repo
 from keel_heat_core.model import rows as r
 from keel_heat_core.rpc.engine_api import EngineAPI, forward
 from keel_heat_core.service import views
+from keel_heat_core.service.files_container import files_with_container
 from keel_heat_core.service.signals import ResourceSignals
 from keel_heat_core.service.snapshots import StackSnapshots
 from keel_heat_core.service.software import SoftwareService
@@ -63,6 +64,25 @@ class EngineEndpoint(EngineAPI):
         constraints with."""
         return self._api.creds.request_context(ctxt)
 
+    def _files(
+        self, ctxt: Any, files: Any, files_container: str | None
+    ) -> Any:
+        """``files`` with those of the request's ``files_container``
+        (see :mod:`keel_heat_core.service.files_container`)."""
+        if not files_container:
+            return files
+        limit = getattr(self._api.conf, "max_json_body_size", None)
+        return files_with_container(
+            self._caller(ctxt), files_container, files, limit
+        )
+
+    def _container_kwargs(self, ctxt: Any, kwargs: Any) -> dict[str, Any]:
+        out = dict(kwargs)
+        container = out.pop("files_container", None)
+        if container:
+            out["files"] = self._files(ctxt, out.get("files"), container)
+        return out
+
     # -- stacks --------------------------------------------------------------
 
     def identify_stack(self, ctxt: Any, stack_name: str) -> Any:
@@ -83,7 +103,9 @@ class EngineEndpoint(EngineAPI):
     preview_stack = forward(EngineAPI.preview_stack, lambda s: s._preview)
 
     def _preview(self, ctxt: Any, **kwargs: Any) -> Any:
-        return self._checks.preview_stack(self._caller(ctxt), **kwargs)
+        return self._checks.preview_stack(
+            self._caller(ctxt), **self._container_kwargs(ctxt, kwargs)
+        )
 
     def create_stack(
         self,
@@ -107,7 +129,7 @@ class EngineEndpoint(EngineAPI):
             stack_name,
             template,
             params,
-            files,
+            self._files(ctxt, files, files_container),
             args,
             environment_files=environment_files,
             owner_id=owner_id,
@@ -134,7 +156,7 @@ class EngineEndpoint(EngineAPI):
             stack_identity,
             template,
             params,
-            files,
+            self._files(ctxt, files, files_container),
             args,
             environment_files=environment_files,
         )
@@ -144,7 +166,9 @@ class EngineEndpoint(EngineAPI):
     )
 
     def _preview_update(self, ctxt: Any, **kwargs: Any) -> Any:
-        return self._checks.preview_update_stack(self._caller(ctxt), **kwargs)
+        return self._checks.preview_update_stack(
+            self._caller(ctxt), **self._container_kwargs(ctxt, kwargs)
+        )
 
     def validate_template(
         self,
@@ -161,9 +185,8 @@ class EngineEndpoint(EngineAPI):
             self._caller(ctxt),
             template,
             params,
-            files=files,
+            files=self._files(ctxt, files, files_container),
             environment_files=environment_files,
-            files_container=files_container,
             show_nested=show_nested,
             ignorable_errors=ignorable_errors,
         )

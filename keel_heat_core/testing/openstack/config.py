@@ -324,6 +324,9 @@ def swift_server_conf(layout: Layout, server: str) -> Sections:
             continue
         egg = name.replace("-", "_")
         sections[f"filter:{name}"] = {"use": f"egg:swift#{egg}"}
+    # X-Versions-Location (kept versions, which Heat's Swift signal
+    # handles use) is refused unless this is on, as in devstack
+    sections["filter:versioned_writes"]["allow_versioned_writes"] = "true"
     return sections
 
 
