@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from keel_heat_core.exception import (
     AuthorizationFailure,
+    DownloadLimitExceeded,
     EntityNotFound,
     Error,
     HeatException,
@@ -39,6 +40,7 @@ from keel_heat_core.exception import (
 
 __all__ = [
     "AuthorizationFailure",
+    "DownloadLimitExceeded",
     "EntityNotFound",
     "Error",
     "HeatException",

@@ -9,3 +9,7 @@
 They reach Swift through the ``swift`` client plugin
 (keel-heat-client-swift).
 """
+
+#: The plugin API versions this distribution works with (PEP 440), read
+#: through its ``keel_heat.plugin_api`` entry point before it is loaded.
+PLUGIN_API_REQUIRES = ">=1.0,<2"
