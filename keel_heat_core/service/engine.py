@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import oslo_messaging
 from oslo_config import cfg
 
+from keel_heat_core import plugins
 from keel_heat_core import remote_templates as remote
 from keel_heat_core.rpc.expected import ExpectedErrors
 from keel_heat_core.rpc.listener_client import TOPIC as LISTENER_TOPIC
@@ -218,6 +219,7 @@ class EngineService:
         self._start_thread("heartbeat", self._heartbeat_loop)
         self._start_thread("resume", self._resume_loop)
         LOG.info("Engine %s serving on host %s", self.engine_id, self.host)
+        plugins.current_hooks().engine_start(self.conf, self.engine_id)
 
     def _serve(
         self,

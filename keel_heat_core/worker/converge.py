@@ -26,6 +26,7 @@ from keel_heat_core.convergence.traversal import (
     leaves_in_cast_order,
 )
 from keel_heat_core.model import rows as r
+from keel_heat_core.plugins import current_hooks
 from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.deps import WorkerDeps
 
@@ -74,6 +75,7 @@ def converge_stack(
     )
     stack.action = action
     reason = f"Stack {action} started"
+    current_hooks().stack_pre_operation(ctxt, stack, action)
     if not stack_state.set_state(
         deps, ctxt, stack, previous, r.IN_PROGRESS, reason, **values
     ):
