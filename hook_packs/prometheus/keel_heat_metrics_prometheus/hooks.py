@@ -17,6 +17,9 @@ from keel_heat_core import plugin_api as api
 from keel_heat_metrics_prometheus import exposition
 from keel_heat_metrics_prometheus.metrics import Metrics
 
+#: actions of a stack row just made: they interrupt nothing
+NEW_STACK_ACTIONS = frozenset({"CREATE", "ADOPT"})
+
 #: the metrics of this process, once its engine started
 _metrics: Metrics | None = None
 _endpoint: exposition.Endpoint | None = None
@@ -57,8 +60,10 @@ def keel_heat_stack_pre_operation(
     if m is None:
         return
     previous = getattr(stack, "action", None)
+    # a new stack's row is written CREATE IN_PROGRESS just before
     if (
-        getattr(stack, "status", None) == "IN_PROGRESS"
+        action not in NEW_STACK_ACTIONS
+        and getattr(stack, "status", None) == "IN_PROGRESS"
         and getattr(stack, "current_traversal", None)
         and previous
     ):

@@ -111,7 +111,9 @@ def test_stack_operation_outcome_and_duration(registry, manager):
     started = datetime.datetime.now(datetime.UTC).replace(
         tzinfo=None
     ) - datetime.timedelta(seconds=3)
-    manager.stack_pre_operation(None, stack(), "CREATE")
+    # the engine writes a new stack's row CREATE IN_PROGRESS first
+    new = stack(status="IN_PROGRESS", current_traversal="t0")
+    manager.stack_pre_operation(None, new, "CREATE")
     assert (
         value(
             registry, "keel_heat_stack_operations_in_progress", action="CREATE"
