@@ -51,7 +51,7 @@ def use_multiprocess(directory: pathlib.Path) -> None:
     os.environ[ENV] = str(directory)
     # prometheus_client picks its value class when first imported, which
     # may have been before this process knew the directory
-    values.ValueClass = values.MultiProcessValue()
+    values.ValueClass = values.MultiProcessValue()  # type: ignore[no-untyped-call]
 
 
 def _alive(pid: int) -> bool:
@@ -73,7 +73,9 @@ def forget_dead_processes(directory: pathlib.Path) -> list[int]:
         if match and not _alive(int(match.group(1))):
             dead.add(int(match.group(1)))
     for pid in dead:
-        multiprocess.mark_process_dead(pid, str(directory))
+        multiprocess.mark_process_dead(  # type: ignore[no-untyped-call]
+            pid, str(directory)
+        )
     return sorted(dead)
 
 
@@ -93,7 +95,9 @@ def metrics_app(
 ) -> Callable[[dict[str, Any], Any], Iterable[bytes]]:
     """The WSGI application answering ``GET /metrics`` for the host."""
     registry = prom.CollectorRegistry()
-    multiprocess.MultiProcessCollector(registry, path=str(directory))
+    multiprocess.MultiProcessCollector(  # type: ignore[no-untyped-call]
+        registry, path=str(directory)
+    )
     inner = prom.make_wsgi_app(registry)
 
     def app(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:

@@ -47,79 +47,78 @@ def make_metrics(
         mode, where the values live in files and a
         ``MultiProcessCollector`` reads them back.
     """
-    kw = {"registry": registry}
     return Metrics(
         stack_in_progress=prom.Gauge(
             "keel_heat_stack_operations_in_progress",
             "Stack operations (traversals) started and not yet ended.",
             ["action"],
             multiprocess_mode="sum",
-            **kw,
+            registry=registry,
         ),
         stack_operations=prom.Counter(
             "keel_heat_stack_operations",
             "Stack operations ended, by action and final status "
             "(COMPLETE, FAILED, or SUPERSEDED by a newer operation).",
             ["action", "status"],
-            **kw,
+            registry=registry,
         ),
         stack_seconds=prom.Histogram(
             "keel_heat_stack_operation_seconds",
             "Duration of stack operations that reached a final state.",
             ["action"],
             buckets=STACK_BUCKETS,
-            **kw,
+            registry=registry,
         ),
         resource_in_progress=prom.Gauge(
             "keel_heat_resource_actions_in_progress",
             "Resource actions running now.",
             ["type", "action"],
             multiprocess_mode="livesum",
-            **kw,
+            registry=registry,
         ),
         resource_seconds=prom.Histogram(
             "keel_heat_resource_action_seconds",
             "Duration of resource actions (handle and completion checks).",
             ["type", "action"],
             buckets=ACTION_BUCKETS,
-            **kw,
+            registry=registry,
         ),
         resource_failures=prom.Counter(
             "keel_heat_resource_action_failures",
             "Resource actions that failed (timeouts and cancels included; "
             "a replacement asked for by an update is no failure).",
             ["type", "action"],
-            **kw,
+            registry=registry,
         ),
         events=prom.Counter(
             "keel_heat_events",
             "Stack and resource events stored, by status.",
             ["status"],
-            **kw,
+            registry=registry,
         ),
         lock_conflicts=prom.Counter(
             "keel_heat_resource_lock_conflicts",
             "Resource locks found held by another live engine.",
-            **kw,
+            registry=registry,
         ),
         resumes=prom.Counter(
             "keel_heat_traversal_resumes",
             "Nodes of stalled traversals re-driven by a resume pass "
             "(engine_down: the lock holder died; stalled: a lost message).",
             ["reason"],
-            **kw,
+            registry=registry,
         ),
         rpc_seconds=prom.Histogram(
             "keel_heat_rpc_call_seconds",
             "Time the engine took to answer engine API calls.",
             ["method"],
             buckets=RPC_BUCKETS,
-            **kw,
+            registry=registry,
         ),
         rpc_errors=prom.Counter(
             "keel_heat_rpc_call_errors",
             "Engine API calls answered with an error.",
             ["method"],
-            **kw,
+            registry=registry,
         ),
     )
