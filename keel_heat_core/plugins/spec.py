@@ -32,8 +32,13 @@ def keel_heat_stack_pre_operation(
     :param context: the request context of the operation
     :param stack: the stack about to be acted on
     :param action: ``CREATE``, ``UPDATE``, ``DELETE``, ``SUSPEND``…
+        (``ROLLBACK`` too, after a failure)
     :raises Exception: to refuse the operation; the stack then fails with
         the exception's text as status reason
+
+    The stack still shows the state it had: for a new stack
+    ``CREATE_IN_PROGRESS``; for an update during a create, the create's
+    action and ``IN_PROGRESS`` (the update supersedes it).
     """
 
 
