@@ -13,6 +13,7 @@ import logging
 import os
 import pathlib
 import re
+import shutil
 import socketserver
 import tempfile
 import threading
@@ -40,10 +41,26 @@ def multiproc_dir(conf: cfg.ConfigOpts) -> pathlib.Path:
         path = pathlib.Path(configured)
     else:
         # the engine's master and its workers share a process group
-        name = f"keel-heat-prometheus-{os.getuid()}-{os.getpgid(0)}"
-        path = pathlib.Path(tempfile.gettempdir()) / name
+        prefix = f"keel-heat-prometheus-{os.getuid()}-"
+        base = pathlib.Path(tempfile.gettempdir())
+        _remove_ended(base, prefix)
+        path = base / f"{prefix}{os.getpgid(0)}"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def _remove_ended(base: pathlib.Path, prefix: str) -> None:
+    """Remove the default directories of engine services that ended."""
+    for entry in base.glob(f"{prefix}*"):
+        group = entry.name[len(prefix) :]
+        if not group.isdigit():
+            continue
+        try:
+            os.killpg(int(group), 0)
+        except ProcessLookupError:
+            shutil.rmtree(entry, ignore_errors=True)
+        except PermissionError:
+            continue
 
 
 def use_multiprocess(directory: pathlib.Path) -> None:

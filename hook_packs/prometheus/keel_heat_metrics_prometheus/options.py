@@ -29,8 +29,9 @@ OPTS = [
         help="Directory where each engine process keeps its metric "
         "values (prometheus_client's multiprocess mode), shared by the "
         "processes of one host. Empty the directory when the service "
-        "starts. By default, a directory per engine service (its process "
-        "group) in the system's temporary directory.",
+        "starts. By default, a directory per engine service (named after "
+        "its process group) in the system's temporary directory, removed "
+        "by the next engine of the host once that service ended.",
     ),
     cfg.FloatOpt(
         "bind_retry_interval",

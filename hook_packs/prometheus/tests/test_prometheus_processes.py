@@ -8,15 +8,19 @@ once the first is killed. Both write to one multiprocess directory.
 
 from __future__ import annotations
 
+import os
 import pathlib
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 
 import pytest
 import requests
+from keel_heat_metrics_prometheus import exposition, options
+from oslo_config import cfg
 from prometheus_client.parser import text_string_to_metric_families
 
 pytestmark = pytest.mark.slow
@@ -126,3 +130,23 @@ def test_values_of_all_processes_add_up_on_one_endpoint(children):
     # ended with it
     assert after["keel_heat_resource_action_seconds_count"] == 5
     assert after["keel_heat_resource_actions_in_progress"] == 1
+
+
+def test_default_directories_of_ended_services_are_removed(
+    tmp_path, monkeypatch
+):
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    prefix = f"keel-heat-prometheus-{os.getuid()}-"
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()  # its pid is no process group any more
+    stale = tmp_path / f"{prefix}{ended.pid}"
+    stale.mkdir()
+    (stale / "counter_1.db").write_bytes(b"")
+    conf = cfg.ConfigOpts()
+    conf([], default_config_files=[])
+    options.register_opts(conf)
+    mine = exposition.multiproc_dir(conf)
+    assert mine == tmp_path / f"{prefix}{os.getpgid(0)}"
+    assert mine.is_dir()
+    assert not stale.exists()
