@@ -7,6 +7,7 @@ command-line tool) the hooks do nothing: only engine processes measure.
 from __future__ import annotations
 
 import datetime
+import logging
 import time
 from collections.abc import Callable, Generator, Mapping
 from typing import Any
@@ -16,6 +17,8 @@ from oslo_config import cfg
 from keel_heat_core import plugin_api as api
 from keel_heat_metrics_prometheus import exposition
 from keel_heat_metrics_prometheus.metrics import Metrics
+
+LOG = logging.getLogger(__name__)
 
 #: actions of a stack row just made: they interrupt nothing
 NEW_STACK_ACTIONS = frozenset({"CREATE", "ADOPT"})
@@ -38,7 +41,11 @@ def keel_heat_engine_start(conf: cfg.ConfigOpts, engine_id: str) -> None:
     global _endpoint
     if _endpoint is not None:
         return  # one endpoint per process, whatever starts again
-    made, _endpoint = exposition.start(conf)
+    try:
+        made, _endpoint = exposition.start(conf)
+    except OSError as exc:  # the directory: the engine works without
+        LOG.error("Prometheus metrics are off in this process: %s", exc)
+        return
     use(made)
 
 

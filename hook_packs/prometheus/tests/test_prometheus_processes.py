@@ -150,3 +150,29 @@ def test_default_directories_of_ended_services_are_removed(
     assert mine == tmp_path / f"{prefix}{os.getpgid(0)}"
     assert mine.is_dir()
     assert not stale.exists()
+
+
+def test_an_unusable_directory_turns_metrics_off_not_the_engine(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    script = CHILD.split("\nclass Resource")[0].replace(
+        'manager.engine_start(conf, "engine-" + sys.argv[3])',
+        'manager.engine_start(conf, "e")\n'
+        "print(hooks._metrics is None, hooks._endpoint is None)",
+    )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            script,
+            str(free_port()),
+            str(blocker / "m"),
+            "0",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True True"
+    assert "Prometheus metrics are off in this process" in result.stderr
