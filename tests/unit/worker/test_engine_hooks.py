@@ -9,6 +9,7 @@ import pytest
 from keel_heat_core import plugins
 from keel_heat_core.plugins import hookimpl
 from keel_heat_core.plugins import hooks as hooks_mod
+from keel_heat_core.worker.resume import Resumer
 from tests.unit.worker.fakes import Harness
 
 TWO = {
@@ -36,6 +37,16 @@ class Recorder:
     def keel_heat_resource_action(self, context, resource, action, run):
         self.calls.append(("action", resource.name, action))
         return (yield)
+
+    @hookimpl
+    def keel_heat_resource_lock_conflict(
+        self, context, stack_id, resource_name, holder
+    ):
+        self.calls.append(("conflict", stack_id, resource_name, holder))
+
+    @hookimpl
+    def keel_heat_traversal_resume(self, context, stack_id, traversal, reason):
+        self.calls.append(("resume", stack_id, reason))
 
 
 @pytest.fixture
@@ -81,3 +92,26 @@ def test_a_plugin_refuses_an_operation(recorder):
     assert stack.status_reason == "DELETE is not allowed here"
     assert ("action", "a", "DELETE") not in recorder.calls
     assert set(h.rows(sid)) == {"a", "b"}
+
+
+def test_lock_conflicts_and_resumes_reach_the_hooks(recorder):
+    h = Harness()
+    sid = h.new_stack(TWO)
+    row = h.rows(sid)["a"]
+    h.stores.update_resource(
+        row.id,
+        {"engine_id": "engine-9", "atomic_key": 1, "action": "CREATE",
+         "status": "IN_PROGRESS"},
+    )  # fmt: skip
+    ctxt, args, kwargs = h.bus.pop()  # the node of "a"
+    h.workers[0](ctxt, *args, **kwargs)
+    assert ("conflict", sid, "a", "engine-9") in recorder.calls
+    h.bus.queue.clear()
+    resumer = Resumer(h.workers[1].deps)
+    assert resumer.run_once() == []  # engine-9 is alive
+    assert not [c for c in recorder.calls if c[0] == "resume"]
+    h.alive.dead.add("engine-9")
+    assert len(resumer.run_once()) == 1
+    assert ("resume", sid, "engine_down") in recorder.calls
+    h.run()
+    assert h.state(sid) == "CREATE_COMPLETE"
