@@ -3,7 +3,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-PACKS := $(wildcard resource_packs/*/pyproject.toml) $(wildcard client_plugins/*/pyproject.toml)
+PACKS := $(wildcard resource_packs/*/pyproject.toml) $(wildcard client_plugins/*/pyproject.toml) $(wildcard hook_packs/*/pyproject.toml)
 PACK_DIRS := $(patsubst %/pyproject.toml,%,$(PACKS))
 STAMP := $(VENV)/.installed
 

@@ -220,7 +220,7 @@ def main(
     LOG.info("%s state directory: %s", PROG, state)
     try:
         check_binding(conf)
-        plugins.load_plugins(conf)
+        plugins.install_hooks(plugins.load_plugins(conf).hooks)
         factory = factory or load_engine_factory()
         sync_embedded_database(conf)
         reports.setup(conf)

@@ -119,7 +119,7 @@ def main(
     """
     conf = prepare_conf(argv, PROG)
     try:
-        plugins.load_plugins(conf)
+        plugins.install_hooks(plugins.load_plugins(conf).hooks)
         if factory is None:
             factory = load_engine_factory()
             # the real engine: its database, before the workers fork

@@ -6,6 +6,11 @@ Start-up code calls :func:`load_plugins` once::
     server_cls = plugins.registry.load(RESOURCES, "OS::Nova::Server")
     plugins.hooks.stack_pre_operation(ctx, stack, "CREATE")
 
+The services' start-up (``keel-heat-engine``, ``keel-heat-all``) then
+calls :func:`install_hooks` so that engine code reaches the manager
+through :func:`current_hooks`; elsewhere (tests, tools) that returns a
+manager of the core's own hooks.
+
 Packs import :data:`hookimpl` through ``keel_heat_core.plugin_api``; the
 registry refuses a distribution made for another plugin API version
 (:func:`~keel_heat_core.plugins.registry.check_api_version`).
@@ -26,6 +31,8 @@ from keel_heat_core.plugins.errors import (
     RequiredPackError,
 )
 from keel_heat_core.plugins.hooks import HookManager
+from keel_heat_core.plugins.hooks import current as current_hooks
+from keel_heat_core.plugins.hooks import install as install_hooks
 from keel_heat_core.plugins.registry import (
     CLIENTS,
     CONSTRAINTS,
@@ -60,8 +67,10 @@ __all__ = [
     "Plugins",
     "RequiredPackError",
     "build_registry",
+    "current_hooks",
     "discover",
     "hookimpl",
+    "install_hooks",
     "load_plugins",
 ]
 

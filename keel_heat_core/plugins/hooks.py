@@ -3,8 +3,17 @@
 Build one :class:`HookManager` per process at start-up (it registers the
 core's implementations and the ``keel_heat.hooks`` modules of enabled
 packs), call :meth:`HookManager.check_pending`, then call its methods.
+:func:`keel_heat_core.plugins.load_plugins` does all that; a service's
+start-up then :func:`install` s it as the process's own, and engine code
+reaches it with :func:`current` (a manager of the core's hooks alone
+until then).
+
+The hooks that only report what happened (post operation, events, lock
+conflicts, resumes, RPC calls) log a plugin's exception and go on: a
+broken observer must not fail a traversal.
 """
 
+import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -82,8 +91,12 @@ class HookManager:
         self, context: Any, stack: Any, action: str, status: str
     ) -> None:
         """Tell plugins a stack operation ended."""
-        self._pm.hook.keel_heat_stack_post_operation(
-            context=context, stack=stack, action=action, status=status
+        self._report(
+            self._pm.hook.keel_heat_stack_post_operation,
+            context=context,
+            stack=stack,
+            action=action,
+            status=status,
         )
 
     def resource_action(
@@ -111,7 +124,9 @@ class HookManager:
 
     def emit_event(self, context: Any, event: Mapping[str, Any]) -> None:
         """Hand an event to the core and the plugins."""
-        self._pm.hook.keel_heat_emit_event(context=context, event=event)
+        self._report(
+            self._pm.hook.keel_heat_emit_event, context=context, event=event
+        )
 
     def global_environment(
         self, conf: cfg.ConfigOpts
@@ -120,3 +135,79 @@ class HookManager:
         results = self._pm.hook.keel_heat_global_environment(conf=conf)
         # The core's implementation is tryfirst: its files come first.
         return [env for result in results for env in result or ()]
+
+    def engine_start(self, conf: cfg.ConfigOpts, engine_id: str) -> None:
+        """Tell plugins this engine process serves."""
+        self._pm.hook.keel_heat_engine_start(conf=conf, engine_id=engine_id)
+
+    def resource_lock_conflict(
+        self, context: Any, stack_id: str, resource_name: str, holder: str
+    ) -> None:
+        """Tell plugins a resource lock is held by another live engine."""
+        self._report(
+            self._pm.hook.keel_heat_resource_lock_conflict,
+            context=context,
+            stack_id=stack_id,
+            resource_name=resource_name,
+            holder=holder,
+        )
+
+    def traversal_resume(
+        self, context: Any, stack_id: str, traversal: str, reason: str
+    ) -> None:
+        """Tell plugins a node of a stalled traversal is re-driven."""
+        self._report(
+            self._pm.hook.keel_heat_traversal_resume,
+            context=context,
+            stack_id=stack_id,
+            traversal=traversal,
+            reason=reason,
+        )
+
+    def rpc_call(self, method: str, run: Callable[[], Any]) -> Any:
+        """Answer one engine API call, then report its time to plugins.
+
+        :returns: what ``run()`` returned
+        :raises Exception: what ``run()`` raised
+        """
+        start = time.monotonic()
+        failed = True
+        try:
+            result = run()
+            failed = False
+            return result
+        finally:
+            self._report(
+                self._pm.hook.keel_heat_rpc_call_handled,
+                method=method,
+                seconds=time.monotonic() - start,
+                failed=failed,
+            )
+
+    @staticmethod
+    def _report(hook: Any, **kwargs: Any) -> None:
+        try:
+            hook(**kwargs)
+        except Exception:
+            LOG.exception("A plugin failed in %s", hook.name)
+
+
+_current: HookManager | None = None
+
+
+def install(manager: HookManager) -> None:
+    """Make ``manager`` the one :func:`current` returns in this process."""
+    global _current
+    _current = manager
+
+
+def current() -> HookManager:
+    """The hook manager of this process.
+
+    The one :func:`install` set, else one with the core's
+    implementations only, made on first use.
+    """
+    global _current
+    if _current is None:
+        _current = HookManager()
+    return _current

@@ -30,8 +30,13 @@ def keel_heat_stack_pre_operation(
     :param context: the request context of the operation
     :param stack: the stack about to be acted on
     :param action: ``CREATE``, ``UPDATE``, ``DELETE``, ``SUSPEND``…
+        (``ROLLBACK`` too, after a failure)
     :raises Exception: to refuse the operation; the stack then fails with
         the exception's text as status reason
+
+    The stack still shows the state it had: for a new stack
+    ``CREATE_IN_PROGRESS``; for an update during a create, the create's
+    action and ``IN_PROGRESS`` (the update supersedes it).
     """
 
 
@@ -99,4 +104,62 @@ def keel_heat_global_environment(
 
     :param conf: the service configuration
     :returns: environment mappings, as parsed from environment files
+    """
+
+
+@hookspec
+def keel_heat_engine_start(conf: cfg.ConfigOpts, engine_id: str) -> None:
+    """Called in each engine process once its engine service serves.
+
+    The place for a plugin to set up what lives as long as the process
+    (a metrics endpoint, a connection). It runs after the process forked
+    from the master, so threads and sockets made here are its own.
+
+    :param conf: the service configuration
+    :param engine_id: the id of this engine process
+    """
+
+
+@hookspec
+def keel_heat_resource_lock_conflict(
+    context: Any, stack_id: str, resource_name: str, holder: str
+) -> None:
+    """Called when a resource's lock is held by another live engine.
+
+    The node yields to the traversal holding the lock (which re-triggers
+    it when done). A lock of an engine that died is taken over instead,
+    which is no conflict.
+
+    :param context: the request context of the traversal
+    :param stack_id: the stack of the resource
+    :param resource_name: the logical resource name
+    :param holder: the engine id holding the lock
+    """
+
+
+@hookspec
+def keel_heat_traversal_resume(
+    context: Any, stack_id: str, traversal: str, reason: str
+) -> None:
+    """Called when a resume pass re-drives a node of a stalled traversal.
+
+    :param context: the context of the resume pass (may be ``None``)
+    :param stack_id: the stack whose traversal is resumed
+    :param traversal: the traversal id
+    :param reason: ``engine_down`` when the node's lock belonged to an
+        engine that no longer answers, ``stalled`` when its message was
+        lost with no lock taken
+    """
+
+
+@hookspec
+def keel_heat_rpc_call_handled(
+    method: str, seconds: float, failed: bool
+) -> None:
+    """Called after the engine answered one engine API call.
+
+    :param method: the RPC method name (``create_stack``, ``show_stack``…)
+    :param seconds: how long the engine took to answer
+    :param failed: whether the call raised (an expected error such as a
+        stack not found included)
     """

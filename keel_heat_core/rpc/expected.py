@@ -8,6 +8,9 @@ answer to the caller (the API turns it into a 4xx): Heat's engine marks
 its own exceptions expected the same way, so an operator's log carries a
 traceback only for what went wrong inside the engine. The caller
 receives the same exception either way.
+
+Being the one place every engine API call passes, the wrapper also
+reports each call's time to the plugins (the ``rpc_call_handled`` hook).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any
 from oslo_messaging.rpc import dispatcher
 
 from keel_heat_core.exception import HeatException
+from keel_heat_core.plugins import current_hooks
 
 
 class ExpectedErrors:
@@ -48,7 +52,9 @@ def _expected(method: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(method)
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
-            return method(*args, **kwargs)
+            return current_hooks().rpc_call(
+                method.__name__, lambda: method(*args, **kwargs)
+            )
         except HeatException:
             # records the exception being handled, which is what the
             # caller gets back

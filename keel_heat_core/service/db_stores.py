@@ -45,6 +45,7 @@ from keel_heat_core.db.scope import ADMIN
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.definitions import StoredTemplate
 from keel_heat_core.model.identifier import StackIdentifier
+from keel_heat_core.plugins import current_hooks
 from keel_heat_core.worker.lock import LockState
 
 _STACK_FIELDS = {f.name for f in dataclasses.fields(r.StackRow)}
@@ -303,6 +304,14 @@ class DbStackStore:
             return False
 
 
+def _emitted(events: Sequence[r.EventRecord]) -> None:
+    """Hand stored events to the plugins (``emit_event``); the writes
+    carry no request context."""
+    hooks = current_hooks()
+    for event in events:
+        hooks.emit_event(None, dataclasses.asdict(event))
+
+
 def resource_row(rec: records.ResourceRecord) -> r.ResourceRow:
     """A resource record as the engine's row."""
     return r.ResourceRow(
@@ -454,6 +463,7 @@ class DbResourceStore:
 
     def add_event(self, event: r.EventRecord) -> None:
         event_repo.create_many(self.db, [dataclasses.asdict(event)])
+        _emitted([event])
 
     def resource_data(self, resource_id: int) -> dict[str, str]:
         """The row's ``resource_data`` items (hook markers, for resume)."""
@@ -482,7 +492,7 @@ class DbResourceStore:
         # the new rpd row and the events go in the transaction of the CAS
         rest = dict(values)
         properties = rest.pop("properties", None)
-        return resource_repo.update_with_properties(
+        written = resource_repo.update_with_properties(
             self.db,
             resource_id,
             self._columns(rest),
@@ -497,6 +507,9 @@ class DbResourceStore:
             ],
             defer=defer,
         )
+        if written:
+            _emitted(events)
+        return written
 
     def _data_write(
         self, resource_id: int, item: r.DataWrite

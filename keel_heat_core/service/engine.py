@@ -21,6 +21,7 @@ from typing import Protocol
 import oslo_messaging
 from oslo_config import cfg
 
+from keel_heat_core import plugins
 from keel_heat_core import remote_templates as remote
 from keel_heat_core.rpc import transport as rpc_transport
 from keel_heat_core.rpc.expected import ExpectedErrors
@@ -201,6 +202,7 @@ class EngineService:
         self._start_thread("heartbeat", self._heartbeat_loop)
         self._start_thread("resume", self._resume_loop)
         LOG.info("Engine %s serving on host %s", self.engine_id, self.host)
+        plugins.current_hooks().engine_start(self.conf, self.engine_id)
 
     def _serve(
         self,

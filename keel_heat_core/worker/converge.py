@@ -26,6 +26,7 @@ from keel_heat_core.convergence.traversal import (
     leaves_in_cast_order,
 )
 from keel_heat_core.model import rows as r
+from keel_heat_core.plugins import current_hooks
 from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.deps import WorkerDeps
 
@@ -55,8 +56,15 @@ def converge_stack(
 
     :param stack_values: other stack columns to write with the state
         (``disable_rollback``, ``timeout``, …).
-    :returns: the new traversal id, or None when a concurrent action won.
+    :returns: the new traversal id, or None when a concurrent action won
+        or a plugin refused the operation (the stack is then
+        ``<ACTION>_FAILED`` with the plugin's reason).
     """
+    try:  # plugins see the stack as it is before the operation
+        current_hooks().stack_pre_operation(ctxt, stack, action)
+    except Exception as exc:
+        _refused(deps, ctxt, stack, action, str(exc))
+        return None
     previous = stack.current_traversal
     traversal = traversal or str(uuid.uuid4())
     values: dict[str, Any] = dict(stack_values)
@@ -82,6 +90,26 @@ def converge_stack(
         deps.sync_points.delete_sync_points(stack.id, previous)
     _plan_and_start(deps, ctxt, stack, traversal, abandon, adopt_stack_data)
     return traversal
+
+
+def _refused(
+    deps: WorkerDeps, ctxt: Any, stack: r.StackRow, action: str, reason: str
+) -> None:
+    """A plugin refused the operation: ``<ACTION>_FAILED`` with its
+    reason, and no traversal runs."""
+    LOG.info("Stack %s %s refused by a plugin: %s", stack.id, action, reason)
+    previous = stack.current_traversal
+    stack.action = action
+    stack_state.set_state(
+        deps,
+        ctxt,
+        stack,
+        previous,
+        r.FAILED,
+        reason,
+        action=action,
+        current_traversal="",
+    )
 
 
 def _plan_and_start(

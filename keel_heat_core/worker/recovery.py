@@ -19,6 +19,7 @@ from keel_heat_core.convergence.traversal import retrigger_key
 from keel_heat_core.model import rows as r
 from keel_heat_core.model.node_data import NodeDataView, node_data_by_name
 from keel_heat_core.plugin_api import protocol as lifecycle
+from keel_heat_core.plugins import current_hooks
 from keel_heat_core.worker import stack_state
 from keel_heat_core.worker.deps import WorkerDeps
 from keel_heat_core.worker.lost_writes import LostWrites
@@ -176,6 +177,9 @@ class NodeRecovery:
             self._steal(ctxt, row, stack, data, is_update, state)
             return
         LOG.debug("Resource %s busy in another traversal; dropping", row.id)
+        current_hooks().resource_lock_conflict(
+            ctxt, stack.id, row.name, holder
+        )
         self._preempt(stack, row, data)
 
     def _steal(

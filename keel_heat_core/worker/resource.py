@@ -18,6 +18,7 @@ from keel_heat_core.model import rows as r
 from keel_heat_core.plugin_api import properties as props_mod
 from keel_heat_core.plugin_api import protocol as lifecycle
 from keel_heat_core.plugin_api.resource import Resource as PluginResource
+from keel_heat_core.plugins import current_hooks
 from keel_heat_core.worker import local as local_mod
 from keel_heat_core.worker import update_decision as decide
 from keel_heat_core.worker.action import (
@@ -253,19 +254,24 @@ class ConvergenceResource:
         try:
             if pre is not None:
                 pre()
-            run_action(
+            current_hooks().resource_action(
+                getattr(self.plugin, "context", None),
                 self.plugin,
                 action,
-                args,
-                deadline,
-                cancel,
-                interval,
-                waiters=self.waiters,
-                watch=[cancel_key(self.row.stack_id)],
-                before_wait=(
-                    None
-                    if local is None
-                    else lambda: self._settle(local, action)
+                lambda: run_action(
+                    self.plugin,
+                    action,
+                    args,
+                    deadline,
+                    cancel,
+                    interval,
+                    waiters=self.waiters,
+                    watch=[cancel_key(self.row.stack_id)],
+                    before_wait=(
+                        None
+                        if local is None
+                        else lambda: self._settle(local, action)
+                    ),
                 ),
             )
         except Exception as exc:

@@ -39,6 +39,7 @@ from keel_heat_core.convergence.sync_point import (
     present,
 )
 from keel_heat_core.model import rows as r
+from keel_heat_core.plugins import current_hooks
 from keel_heat_core.worker import hooks, stack_state
 from keel_heat_core.worker.deps import WorkerDeps
 from keel_heat_core.worker.lost_writes import LostWrites
@@ -248,6 +249,12 @@ class Resumer:
                 node,
                 stack.id,
                 traversal,
+            )
+            current_hooks().traversal_resume(
+                ctxt,
+                stack.id,
+                traversal,
+                "engine_down" if holder else "stalled",
             )
             deps.caster.check_resource(
                 ctxt, target, traversal, data, node.is_update

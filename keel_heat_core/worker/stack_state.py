@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from keel_heat_core.model import rows as r
+from keel_heat_core.plugins import current_hooks
 from keel_heat_core.worker.deps import WorkerDeps
 
 LOG = logging.getLogger(__name__)
@@ -55,6 +56,8 @@ def set_state(
     stack.status, stack.status_reason = status, reason
     for key, value in values.items():
         setattr(stack, key, value)
+    if status != r.IN_PROGRESS:
+        current_hooks().stack_post_operation(ctxt, stack, stack.action, status)
     return True
 
 

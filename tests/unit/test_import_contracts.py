@@ -23,14 +23,20 @@ def _contract(name: str) -> dict[str, object]:
 
 def _plugin_packages() -> set[str]:
     found = set()
-    for folder in ("resource_packs", "client_plugins"):
+    for folder in ("resource_packs", "client_plugins", "hook_packs"):
         for dist in (ROOT / folder).iterdir():
             if not (dist / "pyproject.toml").exists():
                 continue
             found |= {
                 p.name
                 for p in dist.iterdir()
-                if p.name.startswith(("keel_heat_pack_", "keel_heat_client_"))
+                if p.name.startswith(
+                    (
+                        "keel_heat_pack_",
+                        "keel_heat_client_",
+                        "keel_heat_metrics_",
+                    )
+                )
                 and (p / "__init__.py").exists()
             }
     return found

@@ -210,3 +210,97 @@ def test_hooks_of_another_plugin_api_refuse_start_up(
         )
     assert "p-future 9 is refused" in str(err.value)
     assert "'>=2.0'" in str(err.value)
+
+
+def test_engine_reports_reach_plugins(conf):
+    calls = []
+
+    @hookimpl
+    def keel_heat_engine_start(conf, engine_id):
+        calls.append(("start", engine_id))
+
+    @hookimpl
+    def keel_heat_resource_lock_conflict(
+        context, stack_id, resource_name, holder
+    ):
+        calls.append(("conflict", stack_id, resource_name, holder))
+
+    @hookimpl
+    def keel_heat_traversal_resume(context, stack_id, traversal, reason):
+        calls.append(("resume", stack_id, traversal, reason))
+
+    hooks = plugins.HookManager()
+    hooks.register(
+        plugin(
+            keel_heat_engine_start=keel_heat_engine_start,
+            keel_heat_resource_lock_conflict=keel_heat_resource_lock_conflict,
+            keel_heat_traversal_resume=keel_heat_traversal_resume,
+        ),
+        "observer",
+    )
+    hooks.check_pending()
+    hooks.engine_start(conf, "e1")
+    hooks.resource_lock_conflict(None, "s1", "server", "e2")
+    hooks.traversal_resume(None, "s1", "t1", "engine_down")
+    assert calls == [
+        ("start", "e1"),
+        ("conflict", "s1", "server", "e2"),
+        ("resume", "s1", "t1", "engine_down"),
+    ]
+
+
+def test_rpc_call_reports_time_and_failure():
+    seen = []
+
+    @hookimpl
+    def keel_heat_rpc_call_handled(method, seconds, failed):
+        seen.append((method, seconds >= 0, failed))
+
+    hooks = plugins.HookManager()
+    hooks.register(
+        plugin(keel_heat_rpc_call_handled=keel_heat_rpc_call_handled), "t"
+    )
+    assert hooks.rpc_call("show_stack", lambda: {"id": 1}) == {"id": 1}
+
+    def missing():
+        raise LookupError("no stack")
+
+    with pytest.raises(LookupError):
+        hooks.rpc_call("show_stack", missing)
+    assert seen == [("show_stack", True, False), ("show_stack", True, True)]
+
+
+def test_a_failing_observer_does_not_fail_the_engine(caplog):
+    @hookimpl
+    def keel_heat_rpc_call_handled(method, seconds, failed):
+        raise RuntimeError("broken metrics")
+
+    @hookimpl
+    def keel_heat_stack_post_operation(context, stack, action, status):
+        raise RuntimeError("broken listener")
+
+    hooks = plugins.HookManager()
+    hooks.register(
+        plugin(
+            keel_heat_rpc_call_handled=keel_heat_rpc_call_handled,
+            keel_heat_stack_post_operation=keel_heat_stack_post_operation,
+        ),
+        "broken",
+    )
+    assert hooks.rpc_call("list_stacks", lambda: []) == []
+    hooks.stack_post_operation(None, "s", "CREATE", "COMPLETE")
+    assert "keel_heat_rpc_call_handled" in caplog.text
+    assert "keel_heat_stack_post_operation" in caplog.text
+
+
+def test_current_is_the_installed_manager():
+    from keel_heat_core.plugins import hooks as hooks_mod
+
+    before = plugins.current_hooks()
+    mine = plugins.HookManager()
+    try:
+        plugins.install_hooks(mine)
+        assert plugins.current_hooks() is mine
+    finally:
+        hooks_mod.install(before)
+    assert plugins.current_hooks() is before
