@@ -24,12 +24,12 @@ from oslo_config import cfg
 from keel_heat_core import plugins
 from keel_heat_core import remote_templates as remote
 from keel_heat_core.rpc import transport as rpc_transport
-from keel_heat_core.rpc.expected import ExpectedErrors
 from keel_heat_core.rpc.listener_client import TOPIC as LISTENER_TOPIC
 from keel_heat_core.rpc.listener_client import ListenerClient
 from keel_heat_core.rpc.worker_client import TOPIC as WORKER_TOPIC
 from keel_heat_core.rpc.worker_client import WorkerClient, serializer
 from keel_heat_core.service.db_backend import DatabaseBackend
+from keel_heat_core.service.expected import ExpectedErrors
 from keel_heat_core.service.worker_endpoint import (
     ListenerEndpoint,
     WorkerEndpoint,

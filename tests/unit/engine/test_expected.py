@@ -10,7 +10,7 @@ import pytest
 from oslo_messaging.rpc import dispatcher
 
 from keel_heat_core import exception
-from keel_heat_core.rpc.expected import ExpectedErrors
+from keel_heat_core.service.expected import ExpectedErrors
 
 
 class Endpoint:
