@@ -59,7 +59,12 @@ def test_create_update_delete(heat_cloud: InProcessCloud) -> None:
     status, body = heat_cloud.request("DELETE", heat_cloud.path(stack_id))
     assert status == 204, body
     heat_cloud.wait_deleted(stack_id)
-    status, _ = heat_cloud.request("GET", heat_cloud.path(stack_id))
+    # by id a deleted stack is still shown, DELETE_COMPLETE (as Heat);
+    # by name it is gone
+    status, body = heat_cloud.request("GET", heat_cloud.path(stack_id))
+    assert status == 200, body
+    assert body["stack"]["stack_status"] == "DELETE_COMPLETE"
+    status, _ = heat_cloud.request("GET", f"/stacks/{name}")
     assert status == 404
 
 
